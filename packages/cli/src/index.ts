@@ -1,0 +1,1 @@
+export { anvilBinary, type DevChainOptions, isChainReady, spawnDevChain } from './devchain.js';

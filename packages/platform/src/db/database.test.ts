@@ -1,0 +1,88 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { describeEachDatabase } from '../testing/index.js';
+import { ping, transaction } from './database.js';
+import { MigrationError, type Migrations, migrate } from './migrations.js';
+
+type Tables = {
+  notes: { id: string; body: string; created_at: number };
+};
+
+const migrations: Migrations = {
+  '0001_notes': {
+    async up(db) {
+      await db.schema
+        .createTable('notes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0002_notes_index': {
+    async up(db) {
+      await db.schema.createIndex('notes_created_at').on('notes').column('created_at').execute();
+    },
+  },
+};
+
+describeEachDatabase('database', (target) => {
+  it('runs pending migrations once, in order', async () => {
+    const database = await target.open('dbtest');
+    expect(await migrate(database, migrations)).toEqual(['0001_notes', '0002_notes_index']);
+    expect(await migrate(database, migrations)).toEqual([]);
+    expect(await ping(database)).toBe(true);
+  });
+
+  it('stops on a failing migration and names it', async () => {
+    const database = await target.open('dbtest');
+    const broken: Migrations = {
+      ...migrations,
+      '0003_broken': { up: (db) => sql`not valid sql`.execute(db).then(() => {}) },
+    };
+    await expect(migrate(database, broken)).rejects.toThrow(MigrationError);
+    await expect(migrate(database, broken)).rejects.toThrow(/0003_broken/);
+  });
+
+  it('returns BIGINT milliseconds as numbers', async () => {
+    const database = await target.open('dbtest');
+    await migrate(database, migrations);
+    const db = database.kysely.withTables<Tables>();
+    const now = Date.now();
+    await db.insertInto('notes').values({ id: 'n1', body: 'hello', created_at: now }).execute();
+    const row = await db.selectFrom('notes').selectAll().where('id', '=', 'n1').executeTakeFirstOrThrow();
+    expect(row.created_at).toBe(now);
+  });
+
+  it('commits a transaction whole or not at all', async () => {
+    const database = await target.open('dbtest');
+    await migrate(database, migrations);
+    const typed = database as unknown as Parameters<typeof transaction<Tables, void>>[0];
+    await expect(
+      transaction(typed, async (trx) => {
+        await trx.insertInto('notes').values({ id: 'a', body: 'first', created_at: 1 }).execute();
+        throw new Error('half way');
+      }),
+    ).rejects.toThrow('half way');
+    await transaction(typed, async (trx) => {
+      await trx.insertInto('notes').values({ id: 'b', body: 'second', created_at: 2 }).execute();
+    });
+    const ids = await typed.kysely.selectFrom('notes').select('id').execute();
+    expect(ids.map((r) => r.id)).toEqual(['b']);
+  });
+});
+
+describe('PostgreSQL isolation', () => {
+  it.runIf(process.env.XV_TEST_DATABASE_URL)('puts each service in its own schema', async () => {
+    const { openDatabase } = await import('./database.js');
+    const url = process.env.XV_TEST_DATABASE_URL!;
+    const a = await openDatabase({ service: 'iso_a', url, schema: `t_iso_${process.pid}` });
+    try {
+      const result = await sql<{ schema: string }>`select current_schema() as schema`.execute(a.kysely);
+      expect(result.rows[0]?.schema).toBe(`t_iso_${process.pid}`);
+    } finally {
+      await a.pool?.query(`DROP SCHEMA t_iso_${process.pid} CASCADE`);
+      await a.close();
+    }
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * @module db/database
+ * One database per service: an embedded SQLite file (WAL) under the data folder by
+ * default, or a PostgreSQL schema named after the service when a `postgres://` URL
+ * is given. Callers get a Kysely instance and never branch on the driver except
+ * where SQL truly differs (`database.dialect`).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+
+// BIGINT columns (Unix milliseconds, counters) come back as numbers, not strings.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Database<DB = unknown> {
+  readonly kysely: Kysely<DB>;
+  readonly dialect: DialectName;
+  /** The PostgreSQL pool, for libraries that need one (rate limiter, advisory locks). */
+  readonly pool?: pg.Pool;
+  /** The PostgreSQL schema holding this service's tables. */
+  readonly schema?: string;
+  /** The SQLite file. */
+  readonly file?: string;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** Service name: the SQLite file name and the PostgreSQL schema name. */
+  service: string;
+  /** A `postgres://` URL; absent means SQLite. */
+  url?: string | undefined;
+  /** Folder of the SQLite file (default `./data`). */
+  dataDir?: string;
+  /** Overrides the PostgreSQL schema (tests use a fresh one per run). */
+  schema?: string;
+  /** Overrides the SQLite file path. */
+  file?: string;
+  poolSize?: number;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
+
+export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Database<DB>> {
+  return options.url ? openPostgres<DB>(options.url, options) : openSqlite<DB>(options);
+}
+
+function openSqlite<DB>(options: OpenDatabaseOptions): Database<DB> {
+  const file = resolve(options.file ?? `${options.dataDir ?? './data'}/${options.service}.sqlite`);
+  mkdirSync(dirname(file), { recursive: true });
+  const connection = new SQLite(file);
+  // WAL keeps readers off the writer's back; NORMAL sync in WAL mode loses nothing
+  // on a process crash (only an OS crash can drop the last commits).
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  return { kysely, dialect: 'sqlite', file, close: () => kysely.destroy() };
+}
+
+async function openPostgres<DB>(url: string, options: OpenDatabaseOptions): Promise<Database<DB>> {
+  const schema = options.schema ?? options.service;
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    options: `-c search_path=${schema}`,
+    application_name: `xv-${options.service}`,
+  });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => {});
+  await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect: 'postgres', pool, schema, close: () => kysely.destroy() };
+}
+
+/** Runs `work` in one transaction: all of it commits, or none of it does. */
+export function transaction<DB, T>(
+  database: Database<DB>,
+  work: (trx: Transaction<DB>) => Promise<T>,
+): Promise<T> {
+  return database.kysely.transaction().execute(work);
+}
+
+/** True when the database answers a trivial query. */
+export async function ping(database: Database): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(database.kysely);
+    return true;
+  } catch {
+    return false;
+  }
+}

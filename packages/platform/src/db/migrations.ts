@@ -1,0 +1,43 @@
+/**
+ * @module db/migrations
+ * Each service lists its migrations in code (`src/migrations/index.ts`), in order,
+ * and they run at start-up. Kysely's migrator records what ran and holds a lock, so
+ * two instances starting together on PostgreSQL do not race.
+ */
+import { type Kysely, type Migration, Migrator } from 'kysely';
+import type { Database, DialectName } from './database.js';
+
+/** A migration receives the dialect too, for the few statements that differ. */
+export interface ServiceMigration {
+  up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
+  down?(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
+}
+
+export type Migrations = Record<string, ServiceMigration>;
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+export async function migrate(database: Database, migrations: Migrations): Promise<string[]> {
+  const provided: Record<string, Migration> = {};
+  for (const [name, migration] of Object.entries(migrations)) {
+    provided[name] = {
+      up: (db) => migration.up(db, database.dialect),
+      ...(migration.down ? { down: (db: Kysely<unknown>) => migration.down!(db, database.dialect) } : {}),
+    };
+  }
+  const migrator = new Migrator({
+    db: database.kysely as Kysely<unknown>,
+    provider: { getMigrations: async () => provided },
+    // The bookkeeping tables live beside the service's own, in its schema.
+    ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+  });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  const failed = results.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    throw new MigrationError(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`.replace('  ', ' '));
+  }
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

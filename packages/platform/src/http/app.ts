@@ -1,0 +1,170 @@
+/**
+ * @module http/app
+ * The Hono app every service is built on. It gives each request an id, a log
+ * line, metrics, security headers, a body size limit and CSRF protection; turns
+ * every failure into the platform's JSON error format; and serves `/healthz`,
+ * `/readyz`, `/metrics`, `/openapi.json` and `/docs`.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import { secureHeaders } from 'hono/secure-headers';
+import { register as globalRegistry } from 'prom-client';
+import type { ZodError } from 'zod';
+import { type Database, ping } from '../db/database.js';
+import type { Logger } from '../logger.js';
+import type { ServiceName } from '../services.js';
+import type { PlatformSettings } from '../settings/platform.js';
+import { csrfProtection } from './csrf.js';
+import { renderDocsPage } from './docs-page.js';
+import { AppError, platformErrors } from './errors.js';
+import { createHttpMetrics } from './metrics.js';
+import { sharedDomainSources } from './origins.js';
+
+export interface AppVariables {
+  requestId: string;
+  logger: Logger;
+}
+export type AppEnv = { Variables: AppVariables };
+export type App = OpenAPIHono<AppEnv>;
+
+export interface CreateAppOptions {
+  service: ServiceName;
+  title: string;
+  version?: string;
+  description?: string;
+  settings: PlatformSettings;
+  database: Database;
+  logger: Logger;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+export function createApp(options: CreateAppOptions) {
+  const { service, settings, database, logger } = options;
+  const app: App = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalidInput });
+  const metrics = createHttpMetrics(service);
+  const ownOrigin = new URL(settings.services[service].url).origin;
+
+  app.use(
+    requestId({
+      generator: () => crypto.randomUUID(),
+      limitLength: 128,
+      headerName: 'X-Request-Id',
+    }),
+  );
+  app.use(async (c, next) => {
+    if (!REQUEST_ID.test(c.get('requestId'))) c.set('requestId', crypto.randomUUID());
+    const log = logger.child({ reqId: c.get('requestId') });
+    c.set('logger', log);
+    const started = performance.now();
+    await next();
+    const line = {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: +(performance.now() - started).toFixed(2),
+    };
+    // Probes arrive every few seconds from load balancers and the launcher: keep them out of the info log.
+    if (PROBE_PATHS.has(c.req.path)) log.debug(line, 'request');
+    else log.info(line, 'request');
+  });
+  app.use(metrics.record);
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        // Form posts may redirect to a sibling site (login → the page that asked for it).
+        formAction: ["'self'", ...sharedDomainSources(settings.sharedDomain)],
+      },
+      crossOriginResourcePolicy: false,
+      crossOriginOpenerPolicy: 'same-origin',
+    }),
+  );
+  app.use(
+    bodyLimit({
+      maxSize: settings.bodyLimitBytes,
+      onError: () => {
+        throw platformErrors.payload_too_large(
+          `The request body is larger than ${settings.bodyLimitBytes} bytes.`,
+        );
+      },
+    }),
+  );
+  app.use(csrfProtection({ sharedDomain: settings.sharedDomain, ownOrigin }));
+
+  app.get('/healthz', (c) => c.json({ ok: true, service }));
+  app.get('/readyz', async (c) =>
+    (await ping(database))
+      ? c.json({ ok: true, service })
+      : c.json({ ok: false, error: 'not_ready', message: 'The database does not answer.' }, 503),
+  );
+  app.get('/metrics', async (c) => {
+    // The app's HTTP metrics, then the process metrics a running service registers globally.
+    c.header('Content-Type', metrics.registry.contentType);
+    return c.body(`${await metrics.registry.metrics()}\n${await globalRegistry.metrics()}`);
+  });
+  const documentConfig = {
+    openapi: '3.1.0',
+    info: {
+      title: options.title,
+      version: options.version ?? '0.1.0',
+      description: options.description ?? '',
+    },
+    servers: [{ url: settings.services[service].url }],
+  };
+  app.doc31('/openapi.json', documentConfig);
+  app.get('/docs', (c) => c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig))));
+
+  app.notFound((c) => errorResponse(platformErrors.not_found(), c));
+  app.onError((error, c) => errorResponse(error, c));
+
+  return app;
+}
+
+function rejectInvalidInput(result: { success: boolean; error?: ZodError; target: string }) {
+  if (result.success || !result.error) return;
+  const issues = result.error.issues.map((issue) => ({
+    path: [result.target, ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }));
+  const first = issues[0];
+  throw platformErrors.invalid_request(first ? `${first.path}: ${first.message}` : undefined, { issues });
+}
+
+/** Maps any thrown value to the JSON error format; unexpected errors are logged and become a bare 500. */
+export function errorResponse(error: unknown, c: Context<AppEnv>) {
+  const appError = toAppError(error);
+  if (appError.status >= 500) {
+    (c.get('logger') ?? console).error({ err: error }, 'request failed');
+  }
+  for (const [name, value] of Object.entries(appError.headers)) c.header(name, value);
+  return c.json(appError.toJSON(), appError.status);
+}
+
+function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof HTTPException) {
+    if (error.status === 400 && error.message.startsWith('Malformed JSON'))
+      return platformErrors.invalid_json();
+    if (error.status === 400) return platformErrors.invalid_request(error.message || undefined);
+    if (error.status === 413) return platformErrors.payload_too_large();
+    if (error.status === 415) return platformErrors.unsupported_media_type();
+    if (error.status === 401) return platformErrors.unauthenticated();
+    if (error.status === 403) return platformErrors.forbidden();
+    if (error.status === 404) return platformErrors.not_found();
+    if (error.status === 405) return platformErrors.method_not_allowed();
+    if (error.status < 500) return new AppError(error.status, 'bad_request', error.message || 'Bad request.');
+  }
+  if (error instanceof URIError)
+    return platformErrors.invalid_request('The address contains malformed escapes.');
+  return platformErrors.internal_error();
+}

@@ -1,0 +1,139 @@
+/**
+ * @module service
+ * What a service is: a name, its own settings, its migrations and a `setup` that
+ * adds its routes to the platform app. `buildService` assembles one (tests use it
+ * directly); `runService` is every service's entry point: it serves on the
+ * configured port and shuts down gracefully on SIGTERM, SIGINT, or when the
+ * launcher that started it goes away.
+ */
+import { collectDefaultMetrics } from 'prom-client';
+import { SsoClient } from './auth/sso.js';
+import { type Database, openDatabase } from './db/database.js';
+import { type Migrations, migrate } from './db/migrations.js';
+import { type App, createApp } from './http/app.js';
+import { listen } from './http/server.js';
+import { createLogger, type Logger } from './logger.js';
+import { SERVICES, type ServiceName } from './services.js';
+import { loadPlatformSettings, type PlatformSettings } from './settings/platform.js';
+import { loadSettings, type Settings, SettingsError, type SettingsSpec } from './settings/settings.js';
+
+type Env = Record<string, string | undefined>;
+
+export interface ServiceContext<Own = unknown> {
+  settings: PlatformSettings;
+  /** The service's own settings. */
+  config: Own;
+  database: Database;
+  logger: Logger;
+  sso: SsoClient;
+  /** Registers work to do on shutdown (stop timers, close clients), run in reverse order. */
+  onClose(task: () => unknown): void;
+}
+
+export interface ServiceDefinition<S extends SettingsSpec = SettingsSpec> {
+  name: ServiceName;
+  description: string;
+  settings?: S;
+  migrations: Migrations;
+  setup(app: App, context: ServiceContext<Settings<S>>): void | Promise<void>;
+}
+
+export function defineService<S extends SettingsSpec = Record<never, never>>(
+  definition: ServiceDefinition<S>,
+): ServiceDefinition<S> {
+  return definition;
+}
+
+export interface BuildOptions {
+  env?: Env;
+  /** Use this database instead of opening the configured one (it is not closed by the service). */
+  database?: Database;
+  logger?: Logger;
+}
+
+export interface BuiltService<Own = unknown> {
+  app: App;
+  context: ServiceContext<Own>;
+  close(): Promise<void>;
+}
+
+export async function buildService<S extends SettingsSpec>(
+  definition: ServiceDefinition<S>,
+  options: BuildOptions = {},
+): Promise<BuiltService<Settings<S>>> {
+  const env = options.env ?? process.env;
+  const settings = loadPlatformSettings(definition.name, env);
+  const config = loadSettings(definition.settings ?? ({} as S), env);
+  const logger = options.logger ?? createLogger(definition.name, settings.logLevel);
+  const database =
+    options.database ??
+    (await openDatabase({
+      service: definition.name,
+      url: settings.serviceDatabaseUrl,
+      dataDir: settings.dataDir,
+    }));
+  const closers: (() => unknown)[] = [];
+  if (!options.database) closers.push(() => database.close());
+  const close = async () => {
+    for (const task of closers.splice(0).reverse()) await task();
+  };
+  try {
+    await migrate(database, definition.migrations);
+    const context: ServiceContext<Settings<S>> = {
+      settings,
+      config,
+      database,
+      logger,
+      sso: new SsoClient({ identityUrl: settings.services.identity.url }),
+      onClose: (task) => closers.push(task),
+    };
+    const app = createApp({
+      service: definition.name,
+      title: `XV ${SERVICES[definition.name].title}`,
+      description: definition.description,
+      settings,
+      database,
+      logger,
+    });
+    await definition.setup(app, context);
+    return { app, context, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The entry point of a service process. */
+export async function runService<S extends SettingsSpec>(definition: ServiceDefinition<S>): Promise<void> {
+  let built: BuiltService<Settings<S>>;
+  try {
+    built = await buildService(definition);
+  } catch (error) {
+    if (error instanceof SettingsError) {
+      process.stderr.write(`${definition.name}: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const { app, context, close } = built;
+  const { settings, logger } = context;
+  collectDefaultMetrics({ prefix: 'xv_' });
+  const server = await listen(app, settings.services[definition.name].port, settings.host);
+  logger.info({ port: server.port, url: settings.services[definition.name].url }, 'listening');
+
+  let stopping = false;
+  const shutdown = async (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ reason }, 'shutting down');
+    await server.close();
+    await close();
+    logger.info('stopped');
+    logger.flush?.();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // Started by the launcher over IPC: when the launcher dies, so do we (no orphans).
+  if (process.send) process.once('disconnect', () => void shutdown('launcher gone'));
+}

@@ -1,0 +1,117 @@
+/**
+ * @module @xv/platform/testing
+ * Test helpers: run a suite against every database XV supports (SQLite always,
+ * PostgreSQL when `XV_TEST_DATABASE_URL` is set, each run in a fresh schema), and
+ * start a service on a real HTTP port.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe } from 'vitest';
+import { type Database, type DialectName, openDatabase } from '../db/database.js';
+import { listen } from '../http/server.js';
+import { type BuiltService, buildService, type ServiceDefinition } from '../service.js';
+import { SERVICES } from '../services.js';
+import type { Settings, SettingsSpec } from '../settings/settings.js';
+
+export interface DatabaseTarget {
+  dialect: DialectName;
+  /** Opens a fresh, empty database for `service`; it is dropped when the suite ends. */
+  open(service: string): Promise<Database>;
+}
+
+/**
+ * SQLite always, PostgreSQL too when `XV_TEST_DATABASE_URL` is set.
+ * `XV_TEST_DATABASES=postgres` (or `sqlite`) narrows the list, e.g. for CI's second pass.
+ */
+export function testDatabaseTargets(): DatabaseTarget[] {
+  const targets: DatabaseTarget[] = [{ dialect: 'sqlite', open: openTempSqlite }];
+  const url = process.env.XV_TEST_DATABASE_URL;
+  if (url) targets.push({ dialect: 'postgres', open: (service) => openTempPostgres(url, service) });
+  const only = process.env.XV_TEST_DATABASES?.split(',').map((s) => s.trim());
+  return only ? targets.filter((t) => only.includes(t.dialect)) : targets;
+}
+
+/** Declares `body` once per database target, titled `title [sqlite]`, `title [postgres]`. */
+export function describeEachDatabase(title: string, body: (target: DatabaseTarget) => void) {
+  for (const target of testDatabaseTargets()) describe(`${title} [${target.dialect}]`, () => body(target));
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+export function tempDir(prefix = 'xv-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function openTempSqlite(service: string): Promise<Database> {
+  const database = await openDatabase({ service, dataDir: tempDir() });
+  cleanups.push(() => database.close());
+  return database;
+}
+
+async function openTempPostgres(url: string, service: string): Promise<Database> {
+  const schema = `t_${service}_${randomBytes(6).toString('hex')}`;
+  const database = await openDatabase({ service, url, schema, poolSize: 4 });
+  cleanups.push(async () => {
+    await database.pool?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await database.close();
+  });
+  return database;
+}
+
+/** A port free right now on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningService<Own = unknown> extends BuiltService<Own> {
+  url: string;
+  /** `fetch` relative to the service's base URL. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/** Builds a service on `database` and serves it on a free loopback port. */
+export async function startService<S extends SettingsSpec>(
+  definition: ServiceDefinition<S>,
+  options: { database: Database; env?: Record<string, string | undefined> },
+): Promise<RunningService<Settings<S>>> {
+  const port = await freePort();
+  const key = SERVICES[definition.name].envKey;
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    XV_LOG_LEVEL: 'silent',
+    XV_DATA_DIR: tempDir(),
+    ...options.env,
+    [`XV_${key}_PORT`]: String(port),
+    [`XV_${key}_URL`]: url,
+  };
+  const built = await buildService(definition, { env, database: options.database });
+  const server = await listen(built.app, port, '127.0.0.1');
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= server.close(1000).then(() => built.close());
+    return stopped;
+  };
+  cleanups.push(stop);
+  return {
+    ...built,
+    url,
+    close: stop,
+    fetch: (path, init) => fetch(`${url}${path}`, init),
+  };
+}

@@ -1,0 +1,1 @@
+export { agentService } from './service.js';

@@ -1,0 +1,4 @@
+import { runService } from '@xv/platform';
+import { agentService } from './service.js';
+
+await runService(agentService);

@@ -1,0 +1,1 @@
+export { chainService } from './service.js';

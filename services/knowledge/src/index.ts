@@ -1,0 +1,1 @@
+export { knowledgeService } from './service.js';

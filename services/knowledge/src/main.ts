@@ -1,0 +1,4 @@
+import { runService } from '@xv/platform';
+import { knowledgeService } from './service.js';
+
+await runService(knowledgeService);

@@ -1,0 +1,1 @@
+export { orchestrationService } from './service.js';

@@ -1,0 +1,4 @@
+import { runService } from '@xv/platform';
+import { orchestrationService } from './service.js';
+
+await runService(orchestrationService);

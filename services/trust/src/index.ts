@@ -1,0 +1,1 @@
+export { trustService } from './service.js';
