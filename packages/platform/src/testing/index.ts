@@ -115,3 +115,4 @@ export async function startService<S extends SettingsSpec>(
     fetch: (path, init) => fetch(`${url}${path}`, init),
   };
 }
+export * from './model-server.js';
