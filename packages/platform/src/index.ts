@@ -7,6 +7,7 @@
 export { createRoute, z } from '@hono/zod-openapi';
 export * from './ai/index.js';
 export * from './auth/cookies.js';
+export * from './auth/guard.js';
 export * from './auth/sso.js';
 export * from './crypto.js';
 export * from './db/database.js';

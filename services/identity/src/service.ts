@@ -1,14 +1,28 @@
 /**
  * @module service
- * The identity service: its settings, migrations and routes.
+ * The identity service: its settings, migrations and routes. Each feature folder
+ * registers its own routes on the app with the shared identity context.
  */
 import { defineService } from '@xv/platform';
+import { registerAuthRoutes } from './auth/routes.js';
+import { createIdentityContext } from './context.js';
 import { migrations } from './migrations/index.js';
+import { registerOrganizationRoutes } from './orgs/routes.js';
+import { registerServiceClientRoutes } from './service-clients/routes.js';
+import { registerSessionRoutes } from './sessions/routes.js';
+import { identitySettings } from './settings.js';
 
 export const identityService = defineService({
   name: 'identity',
   description:
     'Multi-realm customer identity: the shared sign-in session, 2FA, step-up, organizations, service clients and verifiable credentials.',
+  settings: identitySettings,
   migrations,
-  setup() {},
+  async setup(app, ctx) {
+    const identity = await createIdentityContext(ctx);
+    registerSessionRoutes(app, identity);
+    registerAuthRoutes(app, identity);
+    registerOrganizationRoutes(app, identity);
+    registerServiceClientRoutes(app, identity);
+  },
 });

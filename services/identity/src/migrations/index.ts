@@ -1,7 +1,17 @@
 /**
  * @module migrations
  * The identity service's schema, in order. Never edit a migration that has shipped; add one.
+ * 0001–0099: accounts, sessions, second factors, service clients. 0100 and above: credentials and wallet.
  */
 import type { Migrations } from '@xv/platform';
+import { accounts } from './0001_accounts.js';
+import { sessions } from './0002_sessions.js';
+import { secondFactors } from './0003_second_factors.js';
+import { serviceClients } from './0004_service_clients.js';
 
-export const migrations: Migrations = {};
+export const migrations: Migrations = {
+  '0001_accounts': accounts,
+  '0002_sessions': sessions,
+  '0003_second_factors': secondFactors,
+  '0004_service_clients': serviceClients,
+};

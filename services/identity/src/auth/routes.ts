@@ -1,0 +1,184 @@
+/**
+ * @module auth/routes
+ * The sign-in form posts of the spec, each answering 303:
+ * | POST /api/auth/register | email, password, name, orgName | `/account`, or `/register?error=invalid|exists` |
+ * | POST /api/auth/login    | email, password, realm          | `/account` or the redirect, `/login/2fa`, or `/login?error=1` |
+ * | POST /api/auth/2fa      | code (xv_mfa cookie)            | `/account` or the redirect, or `/login/2fa?error=1` |
+ * | POST /api/auth/logout   | (xv_session cookie)             | `/login` |
+ */
+import { type App, clientIp, consumeOrReject, isLimited, MFA_COOKIE, SESSION_COOKIE, z } from '@xv/platform';
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import {
+  hashPassword,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  verifyPassword,
+} from '../accounts/passwords.js';
+import {
+  DEFAULT_REALM,
+  findUserByEmail,
+  findUserById,
+  normalizeEmail,
+  registerAccount,
+} from '../accounts/repository.js';
+import type { IdentityContext } from '../context.js';
+import { createMfaChallenge, deleteMfaChallenge, findMfaChallenge } from '../mfa/challenges.js';
+import { useRecoveryCode } from '../mfa/recovery.js';
+import { acceptTotp, TOTP_CODE } from '../mfa/totp.js';
+import { safeRedirect } from '../redirects.js';
+import { isLevel } from '../sessions/assurance.js';
+import {
+  clearMfaCookie,
+  clearSessionCookies,
+  finishSignIn,
+  readForm,
+  setMfaCookie,
+  withQuery,
+} from './web.js';
+
+const registration = z.object({
+  email: z.email().max(254),
+  password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
+  name: z.string().trim().min(1).max(200),
+  orgName: z.string().trim().min(1).max(200),
+});
+
+const REALM_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+/** Spends a failure point; a limiter already at zero throws, which is what we want to record, not surface. */
+async function recordFailure(identity: IdentityContext, keys: { account: string; ip: string }) {
+  await consumeOrReject(identity.limiters.account, keys.account).catch(() => {});
+  await consumeOrReject(identity.limiters.ip, keys.ip).catch(() => {});
+}
+
+async function isLockedOut(identity: IdentityContext, keys: { account: string; ip: string }) {
+  return (
+    (await isLimited(identity.limiters.account, keys.account)) !== null ||
+    (await isLimited(identity.limiters.ip, keys.ip)) !== null
+  );
+}
+
+export function registerAuthRoutes(app: App, identity: IdentityContext) {
+  const { db } = identity;
+  const trustProxy = identity.service.settings.trustProxy;
+  const redirectOf = (value: unknown) => safeRedirect(value, identity.sharedDomain, identity.ownOrigin);
+
+  app.post('/api/auth/register', async (c) => {
+    const form = await readForm(c);
+    const parsed = registration.safeParse(form);
+    if (!parsed.success) return c.redirect('/register?error=invalid', 303);
+    try {
+      await consumeOrReject(identity.limiters.registration, clientIp(c, trustProxy));
+    } catch {
+      return c.redirect('/register?error=rate_limited', 303);
+    }
+    const { email, password, name, orgName } = parsed.data;
+    if (await findUserByEmail(db, DEFAULT_REALM, email)) return c.redirect('/register?error=exists', 303);
+    const result = await registerAccount(identity.database, {
+      realmId: DEFAULT_REALM,
+      email,
+      name,
+      orgName,
+      passwordHash: await hashPassword(password),
+    });
+    if (!result.ok) return c.redirect('/register?error=exists', 303);
+    return finishSignIn(identity, c, {
+      realmId: DEFAULT_REALM,
+      userId: result.user.id,
+      amr: ['pwd'],
+      aal: 'AAL1',
+      redirect: null,
+    });
+  });
+
+  app.post('/api/auth/login', async (c) => {
+    const form = await readForm(c);
+    const redirect = redirectOf(form.redirect);
+    const wantedAal = isLevel(form.aal) ? form.aal : null;
+    const realmId = form.realm?.trim() || DEFAULT_REALM;
+    const back = (error: string) =>
+      c.redirect(
+        withQuery('/login', {
+          error,
+          redirect,
+          aal: wantedAal,
+          realm: realmId === DEFAULT_REALM ? null : realmId,
+        }),
+        303,
+      );
+    const email = form.email?.trim() ?? '';
+    const password = form.password ?? '';
+    if (
+      !email ||
+      !password ||
+      password.length > PASSWORD_MAX_LENGTH ||
+      email.length > 254 ||
+      !REALM_ID.test(realmId)
+    )
+      return back('1');
+    const keys = { account: `${realmId}:${normalizeEmail(email)}`, ip: clientIp(c, trustProxy) };
+    if (await isLockedOut(identity, keys)) return back('locked');
+
+    const user = await findUserByEmail(db, realmId, email);
+    if (!(await verifyPassword(user?.password_hash, password)) || !user) {
+      await recordFailure(identity, keys);
+      return back('1');
+    }
+    await identity.limiters.account.delete(keys.account);
+    if (user.totp_secret) {
+      const token = await createMfaChallenge(db, { realmId, userId: user.id, redirect, wantedAal });
+      setMfaCookie(identity, c, token);
+      return c.redirect('/login/2fa', 303);
+    }
+    return finishSignIn(identity, c, {
+      realmId,
+      userId: user.id,
+      amr: ['pwd'],
+      aal: 'AAL1',
+      redirect,
+      wantedAal,
+    });
+  });
+
+  app.post('/api/auth/2fa', async (c) => {
+    const challenge = await findMfaChallenge(db, getCookie(c, MFA_COOKIE));
+    if (!challenge) {
+      clearMfaCookie(identity, c);
+      return c.redirect('/login?error=expired', 303);
+    }
+    const form = await readForm(c);
+    const code = form.code?.trim() ?? '';
+    const keys = { account: `mfa:${challenge.user_id}`, ip: clientIp(c, trustProxy) };
+    if (await isLockedOut(identity, keys)) return c.redirect('/login/2fa?error=locked', 303);
+    const user = await findUserById(db, challenge.user_id);
+    if (!user?.totp_secret) return c.redirect('/login?error=expired', 303);
+    const accepted =
+      code.length > 0 &&
+      code.length <= 64 &&
+      (TOTP_CODE.test(code)
+        ? await acceptTotp(db, user.id, user.totp_secret, code)
+        : await useRecoveryCode(db, user.id, code));
+    if (!accepted) {
+      await recordFailure(identity, keys);
+      return c.redirect('/login/2fa?error=1', 303);
+    }
+    await identity.limiters.account.delete(keys.account);
+    await deleteMfaChallenge(db, challenge.token_hash);
+    clearMfaCookie(identity, c);
+    return finishSignIn(identity, c, {
+      realmId: challenge.realm_id,
+      userId: user.id,
+      amr: ['pwd', 'otp'],
+      aal: 'AAL2',
+      redirect: challenge.redirect,
+      wantedAal: challenge.wanted_aal,
+    });
+  });
+
+  app.post('/api/auth/logout', async (c: Context) => {
+    await identity.sessions.revoke(getCookie(c, SESSION_COOKIE));
+    clearSessionCookies(identity, c);
+    return c.redirect('/login', 303);
+  });
+}

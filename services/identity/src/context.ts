@@ -1,0 +1,113 @@
+/**
+ * @module context
+ * What every route module of the identity service receives: the typed database,
+ * the session store, the rate limiters, the guard and the service's settings.
+ * `setup` builds it once; route modules are `registerXRoutes(app, identity)`.
+ */
+
+import {
+  AuthGuard,
+  createRateLimiter,
+  type Database,
+  type RateLimiter,
+  SESSION_COOKIE,
+  type ServiceContext,
+  type Settings,
+} from '@xv/platform';
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { findOrganization } from './accounts/repository.js';
+import type { IdentityDb, Tables } from './db.js';
+import { errors } from './errors.js';
+import { verifyServiceToken } from './service-clients/repository.js';
+import { type SessionRecord, SessionStore } from './sessions/store.js';
+import type { identitySettings } from './settings.js';
+
+export type IdentityConfig = Settings<typeof identitySettings>;
+
+export interface IdentityLimiters {
+  /** Failed passwords and second factors per account (`<realm>:<email>`, `mfa:<user id>`). */
+  account: RateLimiter;
+  /** Failed sign-ins per client IP. */
+  ip: RateLimiter;
+  /** Registrations per client IP. */
+  registration: RateLimiter;
+}
+
+export interface IdentityContext {
+  service: ServiceContext<IdentityConfig>;
+  database: Database<Tables>;
+  db: IdentityDb;
+  config: IdentityConfig;
+  sharedDomain: string;
+  /** Public base URL of this service, without a trailing slash. */
+  identityUrl: string;
+  ownOrigin: string;
+  sessions: SessionStore;
+  limiters: IdentityLimiters;
+  /** "Session, or service token with scope X for that organization", checked against this database. */
+  guard: AuthGuard;
+  /** The session of the request's `xv_session` cookie, or null. */
+  currentSession(c: Context): Promise<SessionRecord | null>;
+  /** Same, but a request without a session is answered 401. */
+  requireSession(c: Context): Promise<SessionRecord>;
+}
+
+export async function createIdentityContext(
+  service: ServiceContext<IdentityConfig>,
+): Promise<IdentityContext> {
+  const { settings, config } = service;
+  const database = service.database as Database<Tables>;
+  const db = database.kysely;
+  const sessions = new SessionStore(db, {
+    idleMs: config.sessionIdleSeconds * 1000,
+    lifetimeMs: config.sessionLifetimeSeconds * 1000,
+    cacheMs: config.sessionCacheMs,
+  });
+  const failures = { durationSeconds: config.lockoutSeconds, blockSeconds: config.lockoutSeconds };
+  const limiters: IdentityLimiters = {
+    account: await createRateLimiter(service.database, {
+      keyPrefix: 'identity-account',
+      points: config.accountMaxFailures,
+      ...failures,
+    }),
+    ip: await createRateLimiter(service.database, {
+      keyPrefix: 'identity-ip',
+      points: config.ipMaxFailures,
+      ...failures,
+    }),
+    registration: await createRateLimiter(service.database, {
+      keyPrefix: 'identity-register',
+      points: config.registrationsPerIpHour,
+      durationSeconds: 3600,
+    }),
+  };
+  const currentSession = (c: Context) => sessions.resolve(getCookie(c, SESSION_COOKIE));
+  const identityUrl = settings.services.identity.url;
+  const guard = new AuthGuard(
+    { sessionOf: async (c) => (await currentSession(c))?.view ?? null },
+    { verify: (token) => verifyServiceToken(db, token) },
+    { realmOf: async (orgId) => (await findOrganization(db, orgId))?.realm_id ?? null },
+  );
+  const sweep = setInterval(() => void sessions.sweepExpired().catch(() => {}), 10 * 60_000);
+  sweep.unref();
+  service.onClose(() => clearInterval(sweep));
+  return {
+    service,
+    database,
+    db,
+    config,
+    sharedDomain: settings.sharedDomain,
+    identityUrl,
+    ownOrigin: new URL(identityUrl).origin,
+    sessions,
+    limiters,
+    guard,
+    currentSession,
+    async requireSession(c) {
+      const session = await currentSession(c);
+      if (!session) throw errors.unauthenticated();
+      return session;
+    },
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * @module db
+ * The shape of the identity service's tables (migrations 0001–0099), as Kysely
+ * sees them. Other parts of the service (credentials, wallet) describe their own
+ * tables in the same way and combine them: `Tables & CredentialTables`.
+ * Times are Unix milliseconds; booleans are 0/1; lists are JSON text.
+ */
+import type { Kysely } from 'kysely';
+
+export interface RealmsTable {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  realm_id: string;
+  name: string;
+  slug: string;
+  verified: number;
+  verified_at: number | null;
+  created_at: number;
+}
+
+export interface UsersTable {
+  id: string;
+  realm_id: string;
+  email: string;
+  name: string;
+  avatar_color: string;
+  password_hash: string;
+  /** Base32 TOTP secret once 2FA is on. */
+  totp_secret: string | null;
+  /** A secret being enrolled, waiting for its first code. */
+  totp_pending_secret: string | null;
+  /** The last accepted TOTP time step: a code of that step or an older one is refused (no replay). */
+  totp_last_step: number | null;
+  created_at: number;
+}
+
+export interface MembershipsTable {
+  org_id: string;
+  user_id: string;
+  realm_id: string;
+  role: string;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the opaque `xv_session` token: the token itself is never stored. */
+  token_hash: string;
+  id: string;
+  realm_id: string;
+  user_id: string;
+  /** JSON array of authentication methods (RFC 8176 names). */
+  amr: string;
+  aal: string;
+  auth_time: number;
+  created_at: number;
+  last_seen_at: number;
+  /** Absolute end of the session, whatever its activity. */
+  expires_at: number;
+}
+
+export interface MfaChallengesTable {
+  /** SHA-256 of the `xv_mfa` token. */
+  token_hash: string;
+  realm_id: string;
+  user_id: string;
+  /** Validated place to go once the second factor is given. */
+  redirect: string | null;
+  wanted_aal: string | null;
+  expires_at: number;
+}
+
+export interface RecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: number | null;
+  created_at: number;
+}
+
+export interface PasskeysTable {
+  /** The WebAuthn credential id, base64url. */
+  id: string;
+  user_id: string;
+  realm_id: string;
+  name: string;
+  /** COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  /** JSON array of transports. */
+  transports: string;
+  /** 1 when the credential cannot leave its device (backup-eligible flag off). */
+  device_bound: number;
+  user_verified: number;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface WebauthnChallengesTable {
+  challenge: string;
+  kind: string;
+  user_id: string | null;
+  expires_at: number;
+}
+
+export interface ServiceClientsTable {
+  id: string;
+  realm_id: string;
+  org_id: string | null;
+  name: string;
+  /** JSON array of scope strings. */
+  scopes: string;
+  token_hash: string;
+  created_by: string | null;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface Tables {
+  realms: RealmsTable;
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  sessions: SessionsTable;
+  mfa_challenges: MfaChallengesTable;
+  recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  service_clients: ServiceClientsTable;
+}
+
+export type IdentityDb = Kysely<Tables>;

@@ -1,0 +1,28 @@
+/**
+ * @module errors
+ * Every JSON error the identity service answers with, named once.
+ */
+import { defineErrors } from '@xv/platform';
+
+export const errors = defineErrors({
+  unauthenticated: { status: 401, message: 'Sign in first.' },
+  invalid_token: { status: 401, message: 'The bearer token is not valid.' },
+  insufficient_scope: { status: 403, message: 'The token does not carry the scope this needs.' },
+  not_a_member: { status: 403, message: 'You are not a member of that organization.' },
+  admin_required: { status: 403, message: 'Only an administrator of the organization can do this.' },
+  realm_wide_forbidden: {
+    status: 403,
+    message: 'A service client for every organization of the realm can only be created by an operator.',
+  },
+  org_query_required: { status: 400, message: 'Give exactly one of org_id or slug.' },
+  org_not_found: { status: 404, message: 'No organization has that id or slug.' },
+  user_not_found: { status: 404, message: 'No user of this realm has that e-mail address.' },
+  already_member: { status: 409, message: 'That user is already a member of the organization.' },
+  no_active_organization: { status: 403, message: 'You belong to no organization.' },
+  totp_not_started: { status: 409, message: 'Start the 2FA set-up first.' },
+  totp_already_enabled: { status: 409, message: '2FA is already on; turn it off first.' },
+  totp_not_enabled: { status: 409, message: '2FA is not on.' },
+  invalid_code: { status: 400, message: 'The code is not valid.' },
+  passkey_rejected: { status: 400, message: 'The passkey response could not be verified.' },
+  service_client_not_found: { status: 404, message: 'No service client has that id.' },
+});

@@ -1,0 +1,175 @@
+/**
+ * @module orgs/routes
+ * | GET  /api/org/resolve | none, any origin | query `org_id` or `slug` (+ `realm`) | public organization record |
+ * | POST /api/org/switch  | session          | `{org_id}`                            | `{ok, org_id}`, sets `xv_org` |
+ * | GET  /api/org/members | session          | (active organization)                 | `{org_id, members}` |
+ * | POST /api/org/members | session, admin of the active organization | `{email, role}` | `{ok, org_id, user_id, role}` |
+ */
+import {
+  type App,
+  activeMembership,
+  createRoute,
+  ORG_COOKIE,
+  publicCors,
+  sharedCookieOptions,
+  sharedDomainCors,
+  z,
+} from '@xv/platform';
+import type { Context } from 'hono';
+import { setCookie } from 'hono/cookie';
+import { organizationDid, serviceDid } from '../accounts/dids.js';
+import {
+  addMembership,
+  DEFAULT_REALM,
+  findOrganization,
+  findOrganizationBySlug,
+  findUserByEmail,
+  membersOf,
+  type Organization,
+} from '../accounts/repository.js';
+import { ROLES } from '../accounts/roles.js';
+import type { IdentityContext } from '../context.js';
+import { errors } from '../errors.js';
+import { errorBody, jsonBody, jsonResponse } from '../schemas.js';
+import type { SessionRecord } from '../sessions/store.js';
+
+const publicOrganization = z
+  .object({
+    org_id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    did: z.string(),
+    org_did: z.string(),
+    verified: z.boolean(),
+    verified_at: z.string().nullable(),
+    realm: z.string(),
+  })
+  .openapi('PublicOrganization');
+
+export function publicRecord(identityUrl: string, org: Organization) {
+  return {
+    org_id: org.id,
+    name: org.name,
+    slug: org.slug,
+    did: serviceDid(identityUrl),
+    org_did: organizationDid(identityUrl, org.id),
+    verified: org.verified === 1,
+    verified_at: org.verified_at === null ? null : new Date(org.verified_at).toISOString(),
+    realm: org.realm_id,
+  };
+}
+
+const resolveRoute = createRoute({
+  method: 'get',
+  path: '/api/org/resolve',
+  summary: 'Public record of an organization',
+  request: {
+    query: z.object({
+      org_id: z.string().max(64).optional(),
+      slug: z.string().max(64).optional(),
+      realm: z.string().max(64).optional(),
+    }),
+  },
+  responses: {
+    200: jsonResponse('The organization', publicOrganization),
+    400: jsonResponse('Neither or both of org_id and slug', errorBody),
+    404: jsonResponse('No such organization', errorBody),
+  },
+});
+
+const switchRoute = createRoute({
+  method: 'post',
+  path: '/api/org/switch',
+  summary: 'Choose the active organization (cookie xv_org)',
+  request: { body: jsonBody(z.object({ org_id: z.string().min(1).max(64) })) },
+  responses: {
+    200: jsonResponse('Switched', z.object({ ok: z.literal(true), org_id: z.string() })),
+    401: jsonResponse('Not signed in', errorBody),
+    403: jsonResponse('Not a member', errorBody),
+  },
+});
+
+const member = z.object({ user_id: z.string(), email: z.string(), name: z.string(), role: z.string() });
+
+const listMembersRoute = createRoute({
+  method: 'get',
+  path: '/api/org/members',
+  summary: 'Members of the active organization',
+  responses: {
+    200: jsonResponse('Members', z.object({ org_id: z.string(), members: z.array(member) })),
+    401: jsonResponse('Not signed in', errorBody),
+    403: jsonResponse('No organization', errorBody),
+  },
+});
+
+const addMemberRoute = createRoute({
+  method: 'post',
+  path: '/api/org/members',
+  summary: 'Add an existing user of the realm to the active organization',
+  request: { body: jsonBody(z.object({ email: z.email().max(254), role: z.enum(ROLES) })) },
+  responses: {
+    201: jsonResponse(
+      'Added',
+      z.object({ ok: z.literal(true), org_id: z.string(), user_id: z.string(), role: z.string() }),
+    ),
+    401: jsonResponse('Not signed in', errorBody),
+    403: jsonResponse('Not an administrator', errorBody),
+    404: jsonResponse('No such user', errorBody),
+    409: jsonResponse('Already a member', errorBody),
+  },
+});
+
+/** The active membership of the signed-in user, checked to hold `permission` when one is given. */
+export function activeOrganization(c: Context, session: SessionRecord, permission?: string) {
+  const membership = activeMembership(session.view, c);
+  if (!membership) throw errors.no_active_organization();
+  if (permission && !membership.permissions.includes(permission)) throw errors.admin_required();
+  return membership;
+}
+
+export function registerOrganizationRoutes(app: App, identity: IdentityContext) {
+  const { db } = identity;
+  app.use('/api/org/resolve', publicCors());
+  app.use('/api/org/switch', sharedDomainCors(identity.sharedDomain));
+
+  app.openapi(resolveRoute, async (c) => {
+    const { org_id, slug, realm } = c.req.valid('query');
+    if ((org_id === undefined) === (slug === undefined)) throw errors.org_query_required();
+    const org = org_id
+      ? await findOrganization(db, org_id)
+      : await findOrganizationBySlug(db, realm ?? DEFAULT_REALM, slug!);
+    if (!org || (realm && org.realm_id !== realm)) throw errors.org_not_found();
+    return c.json(publicRecord(identity.identityUrl, org), 200);
+  });
+
+  app.openapi(switchRoute, async (c) => {
+    const session = await identity.requireSession(c);
+    const { org_id } = c.req.valid('json');
+    if (!session.view.memberships.some((m) => m.org_id === org_id)) throw errors.not_a_member();
+    setCookie(
+      c,
+      ORG_COOKIE,
+      org_id,
+      sharedCookieOptions(identity.sharedDomain, identity.config.sessionLifetimeSeconds),
+    );
+    return c.json({ ok: true as const, org_id }, 200);
+  });
+
+  app.openapi(listMembersRoute, async (c) => {
+    const session = await identity.requireSession(c);
+    const membership = activeOrganization(c, session);
+    return c.json({ org_id: membership.org_id, members: await membersOf(db, membership.org_id) }, 200);
+  });
+
+  app.openapi(addMemberRoute, async (c) => {
+    const session = await identity.requireSession(c);
+    const membership = activeOrganization(c, session, 'members:manage');
+    const { email, role } = c.req.valid('json');
+    const org = await findOrganization(db, membership.org_id);
+    const user = await findUserByEmail(db, session.realmId, email);
+    if (!org || !user) throw errors.user_not_found();
+    if (!(await addMembership(db, org, user.id, role))) throw errors.already_member();
+    identity.sessions.forgetUser(user.id);
+    return c.json({ ok: true as const, org_id: org.id, user_id: user.id, role }, 201);
+  });
+}

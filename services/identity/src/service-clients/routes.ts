@@ -1,0 +1,145 @@
+/**
+ * @module service-clients/routes
+ * | POST   /api/service-clients     | session, admin of the organization | `{name, scopes, org_id}` | 201 `{id, token, …}` (token shown once) |
+ * | GET    /api/service-clients     | session, admin                     | query `org_id` (default: active) | `{clients}` |
+ * | DELETE /api/service-clients/:id | session, admin of its organization |                          | `{ok:true}` |
+ * | GET    /api/service-clients/me  | bearer service token               |                          | `{id, name, realm_id, org_id, scopes}` or 401 |
+ */
+import { type App, activeMembership, bearerToken, createRoute, z } from '@xv/platform';
+import type { Context } from 'hono';
+import type { IdentityContext } from '../context.js';
+import { errors } from '../errors.js';
+import { errorBody, jsonBody, jsonResponse, okBody } from '../schemas.js';
+import type { SessionRecord } from '../sessions/store.js';
+import {
+  createServiceClient,
+  findServiceClient,
+  listServiceClients,
+  revokeServiceClient,
+  SCOPE_PATTERN,
+  verifyServiceToken,
+} from './repository.js';
+
+const clientInfo = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    realm_id: z.string(),
+    org_id: z.string().nullable(),
+    scopes: z.array(z.string()),
+  })
+  .openapi('ServiceClient');
+
+const createRouteDef = createRoute({
+  method: 'post',
+  path: '/api/service-clients',
+  summary: 'Create a service client; its token is shown once',
+  request: {
+    body: jsonBody(
+      z.object({
+        name: z.string().trim().min(1).max(100),
+        scopes: z.array(z.string().max(64).regex(SCOPE_PATTERN)).min(1).max(20),
+        org_id: z.string().max(64).nullable().optional(),
+      }),
+    ),
+  },
+  responses: {
+    201: jsonResponse('Created', clientInfo.extend({ token: z.string() })),
+    401: jsonResponse('Not signed in', errorBody),
+    403: jsonResponse('Not an administrator of the organization', errorBody),
+  },
+});
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/api/service-clients',
+  summary: 'Live service clients of an organization',
+  request: { query: z.object({ org_id: z.string().max(64).optional() }) },
+  responses: {
+    200: jsonResponse(
+      'Clients',
+      z.object({
+        clients: z.array(clientInfo.extend({ created_at: z.number(), last_used_at: z.number().nullable() })),
+      }),
+    ),
+    401: jsonResponse('Not signed in', errorBody),
+    403: jsonResponse('Not an administrator', errorBody),
+  },
+});
+
+const revokeRoute = createRoute({
+  method: 'delete',
+  path: '/api/service-clients/{id}',
+  summary: 'Revoke a service client',
+  request: { params: z.object({ id: z.string().max(64) }) },
+  responses: {
+    200: jsonResponse('Revoked', okBody),
+    401: jsonResponse('Not signed in', errorBody),
+    403: jsonResponse('Not an administrator', errorBody),
+    404: jsonResponse('No such client', errorBody),
+  },
+});
+
+const meRoute = createRoute({
+  method: 'get',
+  path: '/api/service-clients/me',
+  summary: 'The service client of the bearer token (how other services check a token)',
+  security: [{ bearer: [] }],
+  responses: {
+    200: jsonResponse('The client', clientInfo),
+    401: jsonResponse('No valid token', errorBody),
+  },
+});
+
+/** The organization the admin acts on: the one named (they must administer it), else the active one. */
+function administeredOrg(c: Context, session: SessionRecord, orgId: string | undefined) {
+  const membership = orgId
+    ? session.view.memberships.find((m) => m.org_id === orgId)
+    : activeMembership(session.view, c);
+  if (!membership) throw orgId ? errors.not_a_member() : errors.no_active_organization();
+  if (!membership.permissions.includes('service-clients:manage')) throw errors.admin_required();
+  return membership.org_id;
+}
+
+export function registerServiceClientRoutes(app: App, identity: IdentityContext) {
+  const { db } = identity;
+
+  // Registered before `/{id}` routes so that `me` is never taken for an id.
+  app.openapi(meRoute, async (c) => {
+    const token = bearerToken(c);
+    const client = token ? await verifyServiceToken(db, token) : null;
+    if (!client) throw errors.invalid_token();
+    c.header('Cache-Control', 'no-store');
+    return c.json(client, 200);
+  });
+
+  app.openapi(createRouteDef, async (c) => {
+    const session = await identity.requireSession(c);
+    const body = c.req.valid('json');
+    if (body.org_id === null) throw errors.realm_wide_forbidden();
+    const orgId = administeredOrg(c, session, body.org_id);
+    const { token, client } = await createServiceClient(db, {
+      realmId: session.realmId,
+      orgId,
+      name: body.name,
+      scopes: body.scopes,
+      createdBy: session.userId,
+    });
+    return c.json({ ...client, token }, 201);
+  });
+
+  app.openapi(listRoute, async (c) => {
+    const session = await identity.requireSession(c);
+    const orgId = administeredOrg(c, session, c.req.valid('query').org_id);
+    return c.json({ clients: await listServiceClients(db, session.realmId, orgId) }, 200);
+  });
+
+  app.openapi(revokeRoute, async (c) => {
+    const session = await identity.requireSession(c);
+    const client = await findServiceClient(db, session.realmId, c.req.valid('param').id);
+    if (!client?.org_id) throw errors.service_client_not_found();
+    administeredOrg(c, session, client.org_id);
+    await revokeServiceClient(db, client.id);
+    return c.json({ ok: true as const }, 200);
+  });
+}

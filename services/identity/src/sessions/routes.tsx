@@ -1,0 +1,46 @@
+/**
+ * @module sessions/routes
+ * | GET /api/session | cookie `xv_session`; credentialed CORS for the shared domain | session object, or 401 `{authenticated:false}` |
+ * | GET /step-up     | query `redirect*`, `aal` (default AAL2)                        | 302 to `redirect` at the level, else to `/login?aal&redirect`; 400 page for a bad redirect |
+ */
+import { type App, createRoute, sharedDomainCors, z } from '@xv/platform';
+import { withQuery } from '../auth/web.js';
+import type { IdentityContext } from '../context.js';
+import { MessagePage } from '../pages/layout.js';
+import { safeRedirect } from '../redirects.js';
+import { jsonResponse, sessionSchema } from '../schemas.js';
+import { isLevel, meetsLevel } from './assurance.js';
+
+const sessionRoute = createRoute({
+  method: 'get',
+  path: '/api/session',
+  summary: 'The signed-in session of the xv_session cookie',
+  responses: {
+    200: jsonResponse('The session', sessionSchema),
+    401: jsonResponse('No valid session', z.object({ authenticated: z.literal(false) })),
+  },
+});
+
+export function registerSessionRoutes(app: App, identity: IdentityContext) {
+  app.use('/api/session', sharedDomainCors(identity.sharedDomain));
+  app.openapi(sessionRoute, async (c) => {
+    const session = await identity.currentSession(c);
+    c.header('Cache-Control', 'no-store');
+    if (!session) return c.json({ authenticated: false as const }, 401);
+    return c.json(session.view, 200);
+  });
+
+  app.get('/step-up', async (c) => {
+    const redirect = safeRedirect(c.req.query('redirect'), identity.sharedDomain, identity.ownOrigin);
+    const aal = c.req.query('aal') ?? 'AAL2';
+    if (!redirect || !isLevel(aal)) {
+      const message = !redirect
+        ? 'The address to return to is missing or not allowed: it must be a page of this platform (a host under the shared domain, or localhost).'
+        : 'The assurance level must be AAL1, AAL2 or AAL3.';
+      return c.html(<MessagePage title="This link cannot be followed" message={message} />, 400);
+    }
+    const session = await identity.currentSession(c);
+    if (session && meetsLevel(session.aal, aal)) return c.redirect(redirect, 302);
+    return c.redirect(withQuery('/login', { aal, redirect }), 302);
+  });
+}

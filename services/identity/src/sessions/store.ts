@@ -1,0 +1,185 @@
+/**
+ * @module sessions/store
+ * The shared sign-in session. The browser holds an opaque random token
+ * (`xv_session`); the database holds only its SHA-256, with the user, realm, `amr`,
+ * `aal`, the time of authentication and two ends: an absolute one (`expires_at`)
+ * and a sliding idle one (`last_seen_at` + idle timeout).
+ *
+ * `GET /api/session` is the platform's hottest call, so answers are kept in memory
+ * for a moment (`XV_IDENTITY_SESSION_CACHE_MS`, logout and membership changes drop
+ * them) and `last_seen_at` is written only when it moved by more than a minute.
+ */
+import type { AssuranceLevel, IdentitySession } from '@xv/platform';
+import { hashToken, newId, newSecretToken } from '@xv/platform';
+import { membershipsOf } from '../accounts/repository.js';
+import type { IdentityDb } from '../db.js';
+
+export interface SessionPolicy {
+  idleMs: number;
+  lifetimeMs: number;
+  cacheMs: number;
+}
+
+export interface SessionRecord {
+  id: string;
+  tokenHash: string;
+  realmId: string;
+  userId: string;
+  amr: string[];
+  aal: AssuranceLevel;
+  authTime: number;
+  expiresAt: number;
+  /** The session object of `GET /api/session`. */
+  view: IdentitySession;
+}
+
+export interface NewSession {
+  realmId: string;
+  userId: string;
+  amr: string[];
+  aal: AssuranceLevel;
+}
+
+/** Writing `last_seen_at` on every request would turn the hottest read into a write. */
+const TOUCH_AFTER_MS = 60_000;
+const MAX_CACHED = 20_000;
+
+interface CacheEntry {
+  until: number;
+  record: SessionRecord;
+}
+
+export class SessionStore {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly db: IdentityDb,
+    private readonly policy: SessionPolicy,
+  ) {}
+
+  /** Starts a session and returns its token, the only copy of it. */
+  async create(input: NewSession): Promise<{ token: string; id: string }> {
+    const token = newSecretToken('xss');
+    const now = Date.now();
+    const id = newId('ses');
+    await this.db
+      .insertInto('sessions')
+      .values({
+        token_hash: hashToken(token),
+        id,
+        realm_id: input.realmId,
+        user_id: input.userId,
+        amr: JSON.stringify(input.amr),
+        aal: input.aal,
+        auth_time: now,
+        created_at: now,
+        last_seen_at: now,
+        expires_at: now + this.policy.lifetimeMs,
+      })
+      .execute();
+    return { token, id };
+  }
+
+  /** The live session of `token`, or null (unknown, ended, idle too long). */
+  async resolve(token: string | undefined): Promise<SessionRecord | null> {
+    if (!token || token.length > 200) return null;
+    const tokenHash = hashToken(token);
+    const now = Date.now();
+    const cached = this.cache.get(tokenHash);
+    if (cached && cached.until > now) return cached.record;
+    if (cached) this.cache.delete(tokenHash);
+
+    const row = await this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id',
+        'sessions.realm_id',
+        'sessions.user_id',
+        'sessions.amr',
+        'sessions.aal',
+        'sessions.auth_time',
+        'sessions.last_seen_at',
+        'sessions.expires_at',
+        'users.email',
+        'users.name',
+        'users.avatar_color',
+      ])
+      .where('sessions.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    if (!row) return null;
+    const idleEnd = row.last_seen_at + this.policy.idleMs;
+    if (row.expires_at <= now || idleEnd <= now) {
+      await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+      return null;
+    }
+    if (now - row.last_seen_at > TOUCH_AFTER_MS) {
+      await this.db
+        .updateTable('sessions')
+        .set({ last_seen_at: now })
+        .where('token_hash', '=', tokenHash)
+        .execute();
+    }
+    const amr = JSON.parse(row.amr) as string[];
+    const aal = row.aal as AssuranceLevel;
+    const record: SessionRecord = {
+      id: row.id,
+      tokenHash,
+      realmId: row.realm_id,
+      userId: row.user_id,
+      amr,
+      aal,
+      authTime: row.auth_time,
+      expiresAt: row.expires_at,
+      view: {
+        authenticated: true,
+        realmId: row.realm_id,
+        user: { id: row.user_id, email: row.email, name: row.name, avatar_color: row.avatar_color },
+        memberships: await membershipsOf(this.db, row.user_id),
+        amr,
+        aal,
+      },
+    };
+    if (this.policy.cacheMs > 0) {
+      if (this.cache.size >= MAX_CACHED) this.evict(now);
+      this.cache.set(tokenHash, { until: Math.min(now + this.policy.cacheMs, row.expires_at), record });
+    }
+    return record;
+  }
+
+  /** Ends the session of `token` (logout, or a new sign-in replacing it). */
+  async revoke(token: string | undefined): Promise<void> {
+    if (!token) return;
+    const tokenHash = hashToken(token);
+    this.cache.delete(tokenHash);
+    await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+  }
+
+  /** Ends every session of a user (e.g. after a password change or 2FA reset). */
+  async revokeAllOf(userId: string): Promise<void> {
+    this.forgetUser(userId);
+    await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  }
+
+  /** Drops cached answers of a user whose memberships or profile changed. */
+  forgetUser(userId: string): void {
+    for (const [key, entry] of this.cache) if (entry.record.userId === userId) this.cache.delete(key);
+  }
+
+  /** Deletes sessions past their absolute end; run now and then. */
+  async sweepExpired(now = Date.now()): Promise<void> {
+    await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+    await this.db
+      .deleteFrom('sessions')
+      .where('last_seen_at', '<=', now - this.policy.idleMs)
+      .execute();
+  }
+
+  private evict(now: number) {
+    for (const [key, entry] of this.cache) if (entry.until <= now) this.cache.delete(key);
+    for (const key of this.cache.keys()) {
+      if (this.cache.size < MAX_CACHED) break;
+      this.cache.delete(key);
+    }
+  }
+}

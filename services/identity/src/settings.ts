@@ -1,0 +1,30 @@
+/**
+ * @module settings
+ * The identity service's own settings (environment variables), on top of the platform's.
+ */
+import { seconds, setting, z } from '@xv/platform';
+
+const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const identitySettings = {
+  /** A session unused for this long ends (sliding). */
+  sessionIdleSeconds: setting('XV_IDENTITY_SESSION_IDLE_SECONDS', seconds(12 * 3600)),
+  /** A session ends this long after sign-in, however active. */
+  sessionLifetimeSeconds: setting('XV_IDENTITY_SESSION_LIFETIME_SECONDS', seconds(7 * 24 * 3600)),
+  /** How long `GET /api/session` reuses an answer in memory (0 turns the cache off). */
+  sessionCacheMs: setting(
+    'XV_IDENTITY_SESSION_CACHE_MS',
+    z.coerce.number().int().min(0).max(60_000).default(2000),
+  ),
+  /** Failed sign-ins (password or second factor) per account before it is locked. */
+  accountMaxFailures: setting('XV_IDENTITY_ACCOUNT_MAX_FAILURES', count(5)),
+  /** Failed sign-ins per client IP before that IP is locked. */
+  ipMaxFailures: setting('XV_IDENTITY_IP_MAX_FAILURES', count(50)),
+  /** The window in which failures are counted, and the length of a lockout. */
+  lockoutSeconds: setting('XV_IDENTITY_LOCKOUT_SECONDS', seconds(15 * 60)),
+  /** Registrations per client IP and hour. */
+  registrationsPerIpHour: setting('XV_IDENTITY_REGISTRATIONS_PER_IP_HOUR', count(30)),
+  /** WebAuthn relying party id; default: the shared domain. */
+  rpId: setting('XV_IDENTITY_RP_ID', z.string().min(1).optional()),
+  rpName: setting('XV_IDENTITY_RP_NAME', z.string().min(1).default('XV')),
+};

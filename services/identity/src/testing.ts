@@ -1,0 +1,170 @@
+/**
+ * @module @xv/identity/testing
+ * Helpers for tests of any XV service that need real people, organizations and
+ * tokens: they drive the REAL identity service over HTTP, exactly as a browser or
+ * a machine client would.
+ *
+ * ```ts
+ * import { startIdentity, signUp, createUser, createServiceClient } from '@xv/identity/testing';
+ * const identity = await startIdentity(await target.open('identity'));
+ * const admin = await signUp(identity.url, { email: 'a@x.test', password: 'secret-1', name: 'Ada', orgName: 'Acme' });
+ * const reviewer = await createUser(identity.url, admin.cookie, { email: 'r@x.test', password: 'secret-2', name: 'Rae', role: 'reviewer' });
+ * const { token } = await createServiceClient(identity.url, admin.cookie, { name: 'ci', scopes: ['did:issue'], org_id: admin.session.memberships[0].org_id });
+ * // then point your service at it: env { XV_IDENTITY_URL: identity.url }
+ * ```
+ *
+ * - `startIdentity(database, env?)` → RunningService: the identity service on a free port
+ *   (registration and per-IP limits raised so suites can create many users).
+ * - `signUp(identityUrl, { email, password, name, orgName })` → `{ cookie, session }`:
+ *   posts the registration form (a new organization with this person as admin);
+ *   `cookie` is `xv_session=…`, ready for a `cookie` header; `session` is `GET /api/session`.
+ * - `signIn(identityUrl, email, password, { realm?, totpSecret? })` → `{ cookie, session }`;
+ *   with `totpSecret` it answers the 2FA step too.
+ * - `addMember(identityUrl, adminCookie, email, role)` → `{ org_id, user_id, role }`: adds an
+ *   existing user of the realm to the admin's active organization.
+ * - `createUser(identityUrl, adminCookie, { email, password, name, role })` → `{ cookie, session }`:
+ *   registers a second person (who also gets an organization of their own), adds them
+ *   to the admin's active organization with `role`, and returns a cookie that carries
+ *   `xv_org=<that organization>` so they act in it.
+ * - `createServiceClient(identityUrl, adminCookie, { name, scopes, org_id })` → `{ id, token }`.
+ * - `enableTotp(identityUrl, cookie)` → `{ secret, recoveryCodes }`: turns 2FA on.
+ * - `totpCode(secret)`: the current code of a TOTP secret.
+ */
+import type { Database, IdentitySession } from '@xv/platform';
+import { type RunningService, startService } from '@xv/platform/testing';
+import { totpCode } from './mfa/totp.js';
+import { identityService } from './service.js';
+
+export { totpCode };
+
+export interface SignedIn {
+  /** A `cookie` header value: `xv_session=…` (plus `; xv_org=…` from `createUser`). */
+  cookie: string;
+  session: IdentitySession;
+}
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+export function startIdentity(
+  database: Database,
+  env: Record<string, string | undefined> = {},
+): Promise<RunningService> {
+  return startService(identityService, {
+    database,
+    env: {
+      XV_IDENTITY_REGISTRATIONS_PER_IP_HOUR: '100000',
+      XV_IDENTITY_IP_MAX_FAILURES: '100000',
+      ...env,
+    },
+  }) as Promise<RunningService>;
+}
+
+function cookieFrom(response: Response, name: string): string | undefined {
+  for (const line of response.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    if (pair?.startsWith(`${name}=`) && pair.length > name.length + 1) return pair;
+  }
+  return undefined;
+}
+
+async function postForm(url: string, fields: Record<string, string>, cookie?: string) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { ...FORM, ...(cookie ? { cookie } : {}) },
+    body: new URLSearchParams(fields).toString(),
+    redirect: 'manual',
+  });
+}
+
+export async function sessionOf(identityUrl: string, cookie: string): Promise<IdentitySession> {
+  const response = await fetch(`${identityUrl}/api/session`, { headers: { cookie } });
+  if (response.status !== 200) throw new Error(`GET /api/session answered ${response.status}`);
+  return (await response.json()) as IdentitySession;
+}
+
+export async function signUp(
+  identityUrl: string,
+  person: { email: string; password: string; name: string; orgName: string },
+): Promise<SignedIn> {
+  const response = await postForm(`${identityUrl}/api/auth/register`, person);
+  const cookie = cookieFrom(response, 'xv_session');
+  if (response.status !== 303 || !cookie)
+    throw new Error(`registration failed: ${response.status} ${response.headers.get('location')}`);
+  return { cookie, session: await sessionOf(identityUrl, cookie) };
+}
+
+export async function signIn(
+  identityUrl: string,
+  email: string,
+  password: string,
+  options: { realm?: string; totpSecret?: string } = {},
+): Promise<SignedIn> {
+  const fields: Record<string, string> = {
+    email,
+    password,
+    ...(options.realm ? { realm: options.realm } : {}),
+  };
+  const response = await postForm(`${identityUrl}/api/auth/login`, fields);
+  let cookie = cookieFrom(response, 'xv_session');
+  const mfa = cookieFrom(response, 'xv_mfa');
+  if (!cookie && mfa && options.totpSecret) {
+    const second = await postForm(`${identityUrl}/api/auth/2fa`, { code: totpCode(options.totpSecret) }, mfa);
+    cookie = cookieFrom(second, 'xv_session');
+  }
+  if (!cookie) throw new Error(`sign-in failed: ${response.status} ${response.headers.get('location')}`);
+  return { cookie, session: await sessionOf(identityUrl, cookie) };
+}
+
+async function postJson(url: string, cookie: string, body: unknown, expected: number) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== expected)
+    throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+  return response.json();
+}
+
+export async function addMember(
+  identityUrl: string,
+  adminCookie: string,
+  email: string,
+  role: 'admin' | 'reviewer' | 'member',
+): Promise<{ org_id: string; user_id: string; role: string }> {
+  return postJson(`${identityUrl}/api/org/members`, adminCookie, { email, role }, 201);
+}
+
+export async function createUser(
+  identityUrl: string,
+  adminCookie: string,
+  person: { email: string; password: string; name: string; role: 'admin' | 'reviewer' | 'member' },
+): Promise<SignedIn> {
+  const own = await signUp(identityUrl, { ...person, orgName: `${person.name}'s own organization` });
+  const { org_id } = await addMember(identityUrl, adminCookie, person.email, person.role);
+  const cookie = `${own.cookie}; xv_org=${org_id}`;
+  return { cookie, session: await sessionOf(identityUrl, cookie) };
+}
+
+export async function createServiceClient(
+  identityUrl: string,
+  adminCookie: string,
+  client: { name: string; scopes: string[]; org_id: string },
+): Promise<{ id: string; token: string }> {
+  const { id, token } = await postJson(`${identityUrl}/api/service-clients`, adminCookie, client, 201);
+  return { id, token };
+}
+
+export async function enableTotp(
+  identityUrl: string,
+  cookie: string,
+): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const { secret } = await postJson(`${identityUrl}/api/auth/2fa/setup`, cookie, {}, 200);
+  const { recoveryCodes } = await postJson(
+    `${identityUrl}/api/auth/2fa/enable`,
+    cookie,
+    { code: totpCode(secret) },
+    200,
+  );
+  return { secret, recoveryCodes };
+}

@@ -1,0 +1,49 @@
+/**
+ * Small helpers for the identity service's own HTTP tests.
+ */
+import type { RunningService } from '@xv/platform/testing';
+
+export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+let counter = 0;
+/** A fresh e-mail address, unique within the run. */
+export function email(label = 'user'): string {
+  counter += 1;
+  return `${label}-${process.pid}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+}
+
+export function postForm(svc: RunningService, path: string, fields: Record<string, string>, cookie?: string) {
+  return svc.fetch(path, {
+    method: 'POST',
+    headers: { ...FORM, ...(cookie ? { cookie } : {}) },
+    body: new URLSearchParams(fields).toString(),
+    redirect: 'manual',
+  });
+}
+
+export function postJson(
+  svc: RunningService,
+  path: string,
+  body: unknown,
+  cookie?: string,
+  headers: Record<string, string> = {},
+) {
+  return svc.fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The `name=value` of a cookie set by a response, or undefined. */
+export function setCookie(response: Response, name: string): string | undefined {
+  return setCookieLine(response, name)?.split(';')[0];
+}
+
+export function setCookieLine(response: Response, name: string): string | undefined {
+  return response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
+}
+
+export function location(response: Response): string {
+  return response.headers.get('location') ?? '';
+}

@@ -1,0 +1,164 @@
+import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
+import { beforeAll, expect, it } from 'vitest';
+import { addMember, createUser, signUp, startIdentity } from '../src/testing.js';
+import { email, postJson } from './helpers.js';
+
+describeEachDatabase('organizations', (target) => {
+  let svc: RunningService;
+  let admin: Awaited<ReturnType<typeof signUp>>;
+  let orgId: string;
+  beforeAll(async () => {
+    svc = await startIdentity(await target.open('identity'));
+    admin = await signUp(svc.url, {
+      email: email('admin'),
+      password: 'secret1',
+      name: 'Admin',
+      orgName: 'Acme Corp',
+    });
+    orgId = admin.session.memberships[0]!.org_id;
+  });
+
+  it('resolves an organization publicly by id and by slug, with its DIDs, for any origin', async () => {
+    const host = new URL(svc.url);
+    const didHost = `${host.hostname}%3A${host.port}`;
+    const byId = await svc.fetch(`/api/org/resolve?org_id=${orgId}`, {
+      headers: { origin: 'https://anyone.example' },
+    });
+    expect(byId.status).toBe(200);
+    expect(byId.headers.get('access-control-allow-origin')).toBe('*');
+    const record = await byId.json();
+    expect(record).toEqual({
+      org_id: orgId,
+      name: 'Acme Corp',
+      slug: expect.stringMatching(/^acme-corp/),
+      did: `did:web:${didHost}`,
+      org_did: `did:web:${didHost}:o:${orgId}`,
+      verified: false,
+      verified_at: null,
+      realm: 'default',
+    });
+    const bySlug = await (await svc.fetch(`/api/org/resolve?slug=${record.slug}`)).json();
+    expect(bySlug.org_id).toBe(orgId);
+  });
+
+  it('answers 400 without org_id or slug (or with both) and 404 for an unknown one', async () => {
+    expect((await svc.fetch('/api/org/resolve')).status).toBe(400);
+    expect((await svc.fetch(`/api/org/resolve?org_id=${orgId}&slug=x`)).status).toBe(400);
+    const missing = await svc.fetch('/api/org/resolve?org_id=org_00000000000000000000000000');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ ok: false, error: 'org_not_found' });
+  });
+
+  it('gives two organizations of the same name distinct slugs', async () => {
+    const other = await signUp(svc.url, {
+      email: email(),
+      password: 'secret1',
+      name: 'B',
+      orgName: 'Acme Corp',
+    });
+    const a = await (await svc.fetch(`/api/org/resolve?org_id=${orgId}`)).json();
+    const b = await (
+      await svc.fetch(`/api/org/resolve?org_id=${other.session.memberships[0]!.org_id}`)
+    ).json();
+    expect(a.slug).not.toBe(b.slug);
+  });
+
+  it('an admin adds an existing user with a role; the session lists the membership and its permissions', async () => {
+    const address = email('rev');
+    const person = await signUp(svc.url, {
+      email: address,
+      password: 'secret1',
+      name: 'Rae',
+      orgName: 'Own',
+    });
+    const added = await addMember(svc.url, admin.cookie, address, 'reviewer');
+    expect(added).toMatchObject({ org_id: orgId, role: 'reviewer', user_id: person.session.user.id });
+    const session = await (await svc.fetch('/api/session', { headers: { cookie: person.cookie } })).json();
+    expect(session.memberships).toContainEqual({
+      org_id: orgId,
+      org_name: 'Acme Corp',
+      role: 'reviewer',
+      permissions: ['review:decide'],
+    });
+  });
+
+  it('adding refuses unknown users (404), existing members (409), bad roles (400) and non-admins (403)', async () => {
+    const unknown = await postJson(
+      svc,
+      '/api/org/members',
+      { email: email('ghost'), role: 'member' },
+      admin.cookie,
+    );
+    expect(unknown.status).toBe(404);
+    const member = await createUser(svc.url, admin.cookie, {
+      email: email('m'),
+      password: 'secret1',
+      name: 'M',
+      role: 'member',
+    });
+    const again = await postJson(
+      svc,
+      '/api/org/members',
+      { email: member.session.user.email, role: 'member' },
+      admin.cookie,
+    );
+    expect(again.status).toBe(409);
+    const badRole = await postJson(
+      svc,
+      '/api/org/members',
+      { email: member.session.user.email, role: 'owner' },
+      admin.cookie,
+    );
+    expect(badRole.status).toBe(400);
+    const notAdmin = await postJson(
+      svc,
+      '/api/org/members',
+      { email: email(), role: 'admin' },
+      member.cookie,
+    );
+    expect(notAdmin.status).toBe(403);
+    expect(await notAdmin.json()).toMatchObject({ error: 'admin_required' });
+    const anonymous = await postJson(svc, '/api/org/members', { email: email(), role: 'admin' });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('switching sets xv_org for a member, and refuses an organization the user is not in', async () => {
+    const member = await createUser(svc.url, admin.cookie, {
+      email: email('sw'),
+      password: 'secret1',
+      name: 'S',
+      role: 'member',
+    });
+    const sessionCookie = member.cookie.split(';')[0]!;
+    const ok = await postJson(svc, '/api/org/switch', { org_id: orgId }, sessionCookie);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ ok: true, org_id: orgId });
+    expect(ok.headers.getSetCookie().find((l) => l.startsWith(`xv_org=${orgId}`))).toMatch(/HttpOnly/);
+    const foreign = await signUp(svc.url, {
+      email: email(),
+      password: 'secret1',
+      name: 'F',
+      orgName: 'Foreign',
+    });
+    const refused = await postJson(
+      svc,
+      '/api/org/switch',
+      { org_id: foreign.session.memberships[0]!.org_id },
+      sessionCookie,
+    );
+    expect(refused.status).toBe(403);
+  });
+
+  it('the active organization decides where members are added', async () => {
+    const second = await createUser(svc.url, admin.cookie, {
+      email: email('a2'),
+      password: 'secret1',
+      name: 'A2',
+      role: 'admin',
+    });
+    // The cookie carries xv_org = Acme: the new admin adds people to Acme, not to their own organization.
+    const third = await signUp(svc.url, { email: email('t'), password: 'secret1', name: 'T', orgName: 'T' });
+    const added = await addMember(svc.url, second.cookie, third.session.user.email, 'member');
+    expect(added.org_id).toBe(orgId);
+  });
+});
