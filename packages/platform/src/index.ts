@@ -21,6 +21,7 @@ export * from './http/server.js';
 export * from './ids.js';
 export * from './logger.js';
 export * from './ratelimit.js';
+export * from './secret-file.js';
 export * from './service.js';
 export * from './services.js';
 export * from './settings/platform.js';

@@ -1,14 +1,39 @@
 /**
  * @module service
- * The chain service: its settings, migrations and routes.
+ * The chain relayer: the only holder of the on-chain key. It anchors 32-byte
+ * fingerprints for the trust service (which authenticates with a shared service
+ * credential) and serves explorer pages for the local chain.
  */
 import { defineService } from '@xv/platform';
+import { relayerToken } from './credential.js';
 import { migrations } from './migrations/index.js';
+import { Relayer } from './relayer/relayer.js';
+import { connectWallet } from './relayer/wallet.js';
+import { registerRoutes } from './routes.js';
+import { chainSettings } from './settings.js';
 
 export const chainService = defineService({
   name: 'chain',
   description:
     'Chain relayer: the only holder of the on-chain key; anchors 32-byte fingerprints on an EVM chain.',
+  settings: chainSettings,
   migrations,
-  setup() {},
+  async setup(app, { config, settings, database, logger, onClose }) {
+    const token = relayerToken(config.token, settings.dataDir);
+    const wallet = await connectWallet({ rpcUrl: config.rpcUrl, privateKey: config.privateKey });
+    if (wallet.devKey)
+      logger.warn(
+        { address: wallet.account.address },
+        'XV_CHAIN_PRIVATE_KEY is not set: using the well-known anvil development key (local chain only)',
+      );
+    const relayer = new Relayer(database, wallet, config, logger);
+    await relayer.start();
+    onClose(() => relayer.stop());
+    registerRoutes(app, {
+      relayer,
+      token,
+      confirmations: config.confirmations,
+      explorerBase: config.explorerUrl ?? settings.services.chain.url,
+    });
+  },
 });

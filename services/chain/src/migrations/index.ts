@@ -3,5 +3,8 @@
  * The chain service's schema, in order. Never edit a migration that has shipped; add one.
  */
 import type { Migrations } from '@xv/platform';
+import { anchors } from './0001_anchors.js';
 
-export const migrations: Migrations = {};
+export const migrations: Migrations = {
+  '0001_anchors': anchors,
+};

@@ -1,0 +1,47 @@
+/**
+ * @module relayer/store
+ * The relayer's tables and the shape of an anchor as the API reports it.
+ */
+import type { Kysely } from 'kysely';
+
+export type AnchorStatus = 'pending' | 'mined' | 'confirmed';
+
+export interface AnchorsTable {
+  ref: string;
+  chain_id: number;
+  from_address: string;
+  nonce: number;
+  tx_hash: string;
+  status: AnchorStatus;
+  block_number: number | null;
+  confirmations: number;
+  attempts: number;
+  last_sent_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AnchorAttemptsTable {
+  tx_hash: string;
+  ref: string;
+  nonce: number;
+  raw_tx: string;
+  max_fee_per_gas: string;
+  max_priority_fee_per_gas: string;
+  created_at: number;
+}
+
+export interface RelayerNoncesTable {
+  address: string;
+  chain_id: number;
+  next_nonce: number;
+}
+
+export interface ChainDatabase {
+  anchors: AnchorsTable;
+  anchor_attempts: AnchorAttemptsTable;
+  relayer_nonces: RelayerNoncesTable;
+}
+
+export type ChainDb = Kysely<ChainDatabase>;
+export type AnchorRow = AnchorsTable;

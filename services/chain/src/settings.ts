@@ -1,0 +1,26 @@
+/**
+ * @module settings
+ * The relayer's own settings: which EVM node, which key, how many confirmations,
+ * and when a transaction counts as stuck.
+ */
+import { httpUrl, setting, z } from '@xv/platform';
+
+export const chainSettings = {
+  rpcUrl: setting('XV_CHAIN_RPC_URL', httpUrl().default('http://127.0.0.1:8545')),
+  privateKey: setting(
+    'XV_CHAIN_PRIVATE_KEY',
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex digits')
+      .optional(),
+    { secret: true },
+  ),
+  token: setting('XV_CHAIN_TOKEN', z.string().min(24, 'must be at least 24 characters').optional(), {
+    secret: true,
+  }),
+  confirmations: setting('XV_CHAIN_CONFIRMATIONS', z.coerce.number().int().min(1).max(1000).default(1)),
+  pollMs: setting('XV_CHAIN_POLL_MS', z.coerce.number().int().min(50).max(600_000).default(1000)),
+  stuckSeconds: setting('XV_CHAIN_STUCK_SECONDS', z.coerce.number().int().min(1).max(86_400).default(30)),
+  feeBumpPercent: setting('XV_CHAIN_FEE_BUMP_PERCENT', z.coerce.number().int().min(10).max(500).default(25)),
+  explorerUrl: setting('XV_CHAIN_EXPLORER_URL', httpUrl().optional()),
+};
