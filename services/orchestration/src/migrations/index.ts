@@ -3,5 +3,10 @@
  * The orchestration service's schema, in order. Never edit a migration that has shipped; add one.
  */
 import type { Migrations } from '@xv/platform';
+import { workflowRuns } from './0001_workflow_runs.js';
+import { leads } from './0002_leads.js';
 
-export const migrations: Migrations = {};
+export const migrations: Migrations = {
+  '0001_workflow_runs': workflowRuns,
+  '0002_leads': leads,
+};

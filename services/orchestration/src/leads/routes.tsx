@@ -1,0 +1,209 @@
+/**
+ * @module leads/routes
+ * | POST | /api/lead           | public, optional bot challenge | `{ok:true}`                   |
+ * | GET  | /api/lead/challenge | public (ALTCHA on)             | an ALTCHA challenge            |
+ * | GET  | /api/leads          | operator token (bearer)        | leads, newest first, paginated |
+ * | GET  | /lead, POST /lead   | public                         | the lead form page             |
+ */
+import {
+  type App,
+  AppError,
+  clientIp,
+  constantTimeEqual,
+  consumeOrReject,
+  createRoute,
+  limitByIp,
+  type RateLimiter,
+  z,
+} from '@xv/platform';
+import type { Context } from 'hono';
+import type { OrchestrationDatabase } from '../db.js';
+import { errors } from '../errors.js';
+import type { BotChallenge } from './challenge.js';
+import { checkLead, listLeads, saveLead } from './leads.js';
+import { LeadPage } from './page.js';
+
+export interface LeadRoutesOptions {
+  database: OrchestrationDatabase;
+  challenge: BotChallenge;
+  turnstileSiteKey: string | undefined;
+  adminToken: string | undefined;
+  trustProxy: boolean;
+  leadLimiter: RateLimiter;
+  readLimiter: RateLimiter;
+  /** Spent by failed operator-token attempts only. */
+  adminFailureLimiter: RateLimiter;
+  page: boolean;
+}
+
+const leadBody = z.object({
+  name: z.string().max(200),
+  email: z.string().max(254),
+  company: z.string().max(200).optional(),
+  tool: z.string().max(64).optional(),
+  altcha: z.string().max(8192).optional().openapi({ description: 'ALTCHA payload, when ALTCHA is on' }),
+  'cf-turnstile-response': z
+    .string()
+    .max(2048)
+    .optional()
+    .openapi({ description: 'Turnstile token, when Turnstile is on' }),
+});
+
+const postLead = createRoute({
+  method: 'post',
+  path: '/api/lead',
+  summary: 'Capture a lead',
+  request: { body: { required: true, content: { 'application/json': { schema: leadBody } } } },
+  responses: {
+    200: {
+      description: 'Stored (or merged into the lead of the same address)',
+      content: { 'application/json': { schema: z.object({ ok: z.literal(true) }) } },
+    },
+    400: { description: '`invalid`, `personal_email` or a challenge error' },
+    429: { description: '`rate_limited`' },
+  },
+});
+
+const getChallenge = createRoute({
+  method: 'get',
+  path: '/api/lead/challenge',
+  summary: 'A new ALTCHA proof-of-work challenge for the lead form',
+  responses: {
+    200: {
+      description: 'ALTCHA v2 challenge',
+      content: {
+        'application/json': {
+          schema: z.object({
+            parameters: z.record(z.string(), z.unknown()),
+            signature: z.string().optional(),
+          }),
+        },
+      },
+    },
+    503: { description: '`challenge_unavailable` when ALTCHA is not the configured challenge' },
+  },
+});
+
+const getLeads = createRoute({
+  method: 'get',
+  path: '/api/leads',
+  summary: 'List leads (operator)',
+  security: [{ bearer: [] }],
+  request: {
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(500).default(50),
+      cursor: z.string().max(200).optional(),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'Leads, newest first',
+      content: {
+        'application/json': {
+          schema: z.object({
+            ok: z.literal(true),
+            leads: z.array(
+              z.object({
+                lead_id: z.string(),
+                name: z.string(),
+                email: z.string(),
+                company: z.string().nullable(),
+                tool: z.string(),
+                submissions: z.number(),
+                created_at: z.string(),
+                updated_at: z.string(),
+              }),
+            ),
+            nextCursor: z.string().nullable(),
+          }),
+        },
+      },
+    },
+    401: { description: '`unauthenticated`' },
+  },
+});
+
+export function registerLeadRoutes(app: App, options: LeadRoutesOptions) {
+  const { database, challenge, trustProxy } = options;
+
+  async function captureLead(c: Context, body: Record<string, unknown>) {
+    const lead = checkLead(body);
+    const answer = challenge.kind === 'altcha' ? body.altcha : body['cf-turnstile-response'];
+    await challenge.check(typeof answer === 'string' ? answer : undefined, clientIp(c, trustProxy));
+    const saved = await saveLead(database, lead);
+    c.get('logger').info({ leadId: saved.leadId, created: saved.created }, 'lead captured');
+  }
+
+  app.use('/api/lead', limitByIp(options.leadLimiter, trustProxy));
+  app.use('/api/lead/challenge', limitByIp(options.leadLimiter, trustProxy));
+  app.use('/api/leads', limitByIp(options.readLimiter, trustProxy));
+
+  app.openapi(
+    postLead,
+    async (c) => {
+      await captureLead(c, c.req.valid('json'));
+      return c.json({ ok: true as const }, 200);
+    },
+    (result) => {
+      if (!result.success) {
+        const field = result.error.issues[0]?.path.join('.') || 'body';
+        throw errors.invalid(`The field "${field}" is missing or invalid.`, { field });
+      }
+    },
+  );
+
+  app.openapi(getChallenge, async (c) => c.json(await challenge.issue(), 200));
+
+  app.openapi(getLeads, async (c) => {
+    const presented = c.req.header('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
+    const key = clientIp(c, trustProxy);
+    if (!options.adminToken || !presented || !constantTimeEqual(presented, options.adminToken)) {
+      await consumeOrReject(options.adminFailureLimiter, key);
+      throw errors.unauthenticated();
+    }
+    const { limit, cursor } = c.req.valid('query');
+    return c.json({ ok: true as const, ...(await listLeads(database, { limit, cursor })) }, 200);
+  });
+
+  if (!options.page) return;
+
+  const page = (c: Context, props: Partial<Parameters<typeof LeadPage>[0]> = {}, status: 200 | 400 = 200) => {
+    if (challenge.kind === 'turnstile') {
+      // The only external asset: Turnstile's widget, from Cloudflare.
+      c.header(
+        'Content-Security-Policy',
+        "default-src 'self'; script-src 'self' 'unsafe-inline' https://challenges.cloudflare.com; frame-src https://challenges.cloudflare.com; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'",
+      );
+    }
+    return c.html(
+      <LeadPage challenge={challenge.kind} turnstileSiteKey={options.turnstileSiteKey} {...props} />,
+      status,
+    );
+  };
+
+  app.get('/lead', (c) =>
+    page(
+      c,
+      c.req.query('sent') === '1'
+        ? { outcome: { ok: true, message: 'Thank you! We will be in touch.' } }
+        : {},
+    ),
+  );
+
+  app.post('/lead', limitByIp(options.leadLimiter, trustProxy), async (c) => {
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : undefined);
+    const values = { name: text('name') ?? '', email: text('email') ?? '', company: text('company') ?? '' };
+    try {
+      await captureLead(c, {
+        ...values,
+        altcha: text('altcha'),
+        'cf-turnstile-response': text('cf-turnstile-response'),
+      });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error;
+      return page(c, { outcome: { ok: false, message: error.message }, values }, 400);
+    }
+    return c.redirect('/lead?sent=1', 303);
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * @module workflows/input
+ * Checking a run's input against the workflow's input schema: a required field
+ * that is missing, null or blank is 400 `empty_input`; a field of the wrong type
+ * or size is 400 `invalid_input`. Fields the schema does not declare are dropped.
+ */
+import { z } from '@xv/platform';
+import { errors } from '../errors.js';
+import { DEFAULT_MAX_STRING, type InputProperty, type InputSpec } from './definition.js';
+
+function propertySchema(property: InputProperty): z.ZodType {
+  switch (property.type) {
+    case 'string': {
+      const text = z.string().max(property.maxLength ?? DEFAULT_MAX_STRING);
+      return property.enum ? text.pipe(z.enum(property.enum as [string, ...string[]])) : text;
+    }
+    case 'number':
+    case 'integer': {
+      let number = property.type === 'integer' ? z.number().int() : z.number();
+      if (property.minimum !== undefined) number = number.min(property.minimum);
+      if (property.maximum !== undefined) number = number.max(property.maximum);
+      return number;
+    }
+    case 'boolean':
+      return z.boolean();
+    case 'object':
+      return z.record(z.string(), z.unknown());
+    case 'array':
+      return z.array(z.unknown()).max(1000);
+  }
+}
+
+const isBlank = (value: unknown) =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+export type InputValidator = (input: Record<string, unknown>) => Record<string, unknown>;
+
+export function inputValidator(spec: InputSpec): InputValidator {
+  const shape = Object.fromEntries(
+    Object.entries(spec.properties).map(([name, property]) => [name, propertySchema(property).optional()]),
+  );
+  const schema = z.object(shape);
+  return (input) => {
+    for (const field of spec.required) {
+      if (isBlank(input[field]))
+        throw errors.empty_input(`The input field "${field}" is required.`, { field });
+    }
+    const parsed = schema.safeParse(input);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.path.join('.');
+      throw errors.invalid_input(`The input field "${field}" is not valid: ${issue.message}`, { field });
+    }
+    return Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined));
+  };
+}
+
+/** The input schema as published by `GET /api/workflows`: JSON Schema with its `required` fields. */
+export function inputJsonSchema(spec: InputSpec) {
+  return { type: 'object' as const, properties: spec.properties, required: spec.required };
+}
