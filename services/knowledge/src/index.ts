@@ -1,1 +1,5 @@
+export type { KnowledgeDatabase } from './db.js';
+export { contentHash } from './documents/hash.js';
+export { openKnowledgeIndex } from './open-index.js';
 export { knowledgeService } from './service.js';
+export { knowledgeSettings } from './settings.js';

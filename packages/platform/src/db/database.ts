@@ -25,6 +25,8 @@ export interface Database<DB = unknown> {
   readonly schema?: string;
   /** The SQLite file. */
   readonly file?: string;
+  /** The SQLite connection, for loading extensions (e.g. sqlite-vec) into it. */
+  readonly sqlite?: SQLite.Database;
   close(): Promise<void>;
 }
 
@@ -59,7 +61,7 @@ function openSqlite<DB>(options: OpenDatabaseOptions): Database<DB> {
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
   const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
-  return { kysely, dialect: 'sqlite', file, close: () => kysely.destroy() };
+  return { kysely, dialect: 'sqlite', file, sqlite: connection, close: () => kysely.destroy() };
 }
 
 async function openPostgres<DB>(url: string, options: OpenDatabaseOptions): Promise<Database<DB>> {

@@ -3,5 +3,8 @@
  * The knowledge service's schema, in order. Never edit a migration that has shipped; add one.
  */
 import type { Migrations } from '@xv/platform';
+import { knowledgeBase } from './0001_knowledge_base.js';
 
-export const migrations: Migrations = {};
+export const migrations: Migrations = {
+  '0001_knowledge_base': knowledgeBase,
+};

@@ -1,0 +1,94 @@
+/**
+ * @module auth
+ * Resolving the caller of a request: a personal access token in
+ * `Authorization: Bearer xkb_…` with the scope the endpoint needs, or the SSO
+ * session (`xv_session`, checked with the identity service) in its active
+ * organization. Failed token attempts are rate-limited per client address.
+ */
+import {
+  activeMembership,
+  clientIp,
+  consumeOrReject,
+  isLimited,
+  type RateLimiter,
+  type SsoClient,
+  tooManyRequests,
+} from '@xv/platform';
+import type { Context } from 'hono';
+import { type Caller, REVIEW_PERMISSION, type Scope } from './caller.js';
+import { errors } from './errors.js';
+import type { TokenStore } from './tokens/tokens.js';
+
+export interface AuthOptions {
+  tokens: TokenStore;
+  sso: SsoClient;
+  failedTokenLimiter: RateLimiter;
+  trustProxy: boolean;
+}
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+export class Authenticator {
+  constructor(private readonly options: AuthOptions) {}
+
+  /** The bearer credential, if the request carries one. */
+  bearer(c: Context): string | undefined {
+    const header = c.req.header('authorization');
+    if (!header) return undefined;
+    const match = BEARER.exec(header);
+    if (!match) throw errors.unauthenticated('The Authorization header must be `Bearer <token>`.');
+    return match[1];
+  }
+
+  /** A caller with a token holding `scope`; 401 without a valid token, 403 without the scope. */
+  async token(c: Context, scope: Scope): Promise<Caller> {
+    const token = this.bearer(c);
+    if (!token)
+      throw errors.unauthenticated('Send a personal access token as `Authorization: Bearer xkb_…`.');
+    const key = clientIp(c, this.options.trustProxy);
+    const limited = await isLimited(this.options.failedTokenLimiter, key);
+    if (limited) throw tooManyRequests(limited);
+    const caller = await this.options.tokens.authenticate(token);
+    if (!caller) {
+      await consumeOrReject(this.options.failedTokenLimiter, key);
+      throw errors.invalid_token();
+    }
+    if (!caller.scopes.includes(scope))
+      throw errors.missing_scope(`The access token lacks the \`${scope}\` scope.`);
+    return caller;
+  }
+
+  /** The signed-in user in their active organization, or undefined without a session. */
+  async sessionCaller(c: Context): Promise<Caller | undefined> {
+    const session = await this.options.sso.sessionOf(c);
+    if (!session) return undefined;
+    const membership = activeMembership(session, c);
+    if (!membership) throw errors.no_organization();
+    return {
+      userId: session.user.id,
+      email: session.user.email,
+      orgId: membership.org_id,
+      via: 'session',
+      scopes: [],
+      permissions: membership.permissions ?? [],
+    };
+  }
+
+  async session(c: Context): Promise<Caller> {
+    const caller = await this.sessionCaller(c);
+    if (!caller) throw errors.unauthenticated('Sign in through the identity service first.');
+    return caller;
+  }
+
+  /** A signed-in user holding `review:decide` in the active organization. */
+  async reviewer(c: Context): Promise<Caller> {
+    const caller = await this.session(c);
+    if (!caller.permissions.includes(REVIEW_PERMISSION)) throw errors.review_forbidden();
+    return caller;
+  }
+
+  /** A token with `scope` when the request carries one, else the SSO session. */
+  async tokenOrSession(c: Context, scope: Scope): Promise<Caller> {
+    return c.req.header('authorization') ? this.token(c, scope) : this.session(c);
+  }
+}

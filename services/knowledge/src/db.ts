@@ -1,0 +1,91 @@
+/**
+ * @module db
+ * The knowledge service's tables, as Kysely sees them. Times are Unix
+ * milliseconds; JSON lists are text.
+ */
+import type { Database } from '@xv/platform';
+import type { Generated } from 'kysely';
+
+export interface AccessTokenTable {
+  id: string;
+  org_id: string;
+  owner_id: string;
+  owner_email: string;
+  name: string;
+  token_hash: string;
+  /** JSON array of scopes. */
+  scopes: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface DocumentTable {
+  id: string;
+  org_id: string;
+  path: string;
+  title: string;
+  /** The newest revision: what the document's `state` reports. */
+  latest_revision_id: string;
+  /** The approved revision that search serves, if any. */
+  live_revision_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RevisionTable {
+  id: string;
+  org_id: string;
+  document_id: string;
+  number: number;
+  /** `content` for a new text, `retirement` for a request to take the document out of the knowledge base. */
+  kind: 'content' | 'retirement';
+  state: string;
+  title: string;
+  content: string;
+  hash: string;
+  maker_id: string;
+  maker_email: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ReviewEventTable {
+  id: string;
+  org_id: string;
+  document_id: string;
+  revision_id: string;
+  action: string;
+  actor_id: string;
+  actor_email: string;
+  note: string | null;
+  at: number;
+}
+
+export interface ChunkTable {
+  id: Generated<number>;
+  org_id: string;
+  document_id: string;
+  revision_id: string;
+  ordinal: number;
+  heading_path: string;
+  text: string;
+  /** The embedding as little-endian float32 bytes: the portable copy every vector backend can rebuild from. */
+  embedding: Uint8Array;
+}
+
+export interface IndexStateTable {
+  key: string;
+  value: string;
+}
+
+export interface KnowledgeTables {
+  access_tokens: AccessTokenTable;
+  documents: DocumentTable;
+  revisions: RevisionTable;
+  review_events: ReviewEventTable;
+  chunks: ChunkTable;
+  index_state: IndexStateTable;
+}
+
+export type KnowledgeDatabase = Database<KnowledgeTables>;

@@ -1,0 +1,176 @@
+/**
+ * @module documents/routes
+ * The document endpoints, as in the spec's table: the desktop client pushes and
+ * submits with a `sync` token; reviewers decide with an SSO session holding
+ * `review:decide`. Beyond the spec: `POST /api/sync/retire` (a file deleted from
+ * the vault), `GET /api/sync/manifest` (what the server has, for the sync client),
+ * and `GET /api/documents[/:docId]` for reviewers.
+ */
+import { type App, createRoute, z } from '@xv/platform';
+import type { Knowledge } from '../knowledge.js';
+import { DOCUMENT_STATES } from './documents.js';
+
+const DocId = z.string().min(1).max(64);
+const State = z.enum(DOCUMENT_STATES);
+const MAX_CONTENT = 2_000_000;
+
+const json = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
+const ok = <T extends z.ZodType>(description: string, schema: T) => ({
+  200: { description, content: { 'application/json': { schema } } },
+});
+
+const push = createRoute({
+  method: 'post',
+  path: '/api/sync/push',
+  summary: 'Push a Markdown document from the vault (makes or updates a draft)',
+  request: {
+    body: json(
+      z.object({
+        path: z.string().min(1).max(1024),
+        content: z.string().max(MAX_CONTENT),
+        hash: z.string().min(1).max(80),
+        title: z.string().max(1000).optional(),
+      }),
+    ),
+  },
+  responses: ok('The document', z.object({ docId: z.string(), state: State, unchanged: z.boolean() })),
+});
+
+const submit = createRoute({
+  method: 'post',
+  path: '/api/sync/submit',
+  summary: 'Submit a draft for review',
+  request: { body: json(z.object({ docId: DocId })) },
+  responses: ok('Under review', z.object({ ok: z.literal(true), state: z.literal('under_review') })),
+});
+
+const retire = createRoute({
+  method: 'post',
+  path: '/api/sync/retire',
+  summary: 'Retire a document whose file was deleted from the vault',
+  request: { body: json(z.object({ path: z.string().min(1).max(1024) })) },
+  responses: ok(
+    'Retired, or a retirement waiting for review',
+    z.object({ ok: z.literal(true), docId: z.string(), state: State }),
+  ),
+});
+
+const manifest = createRoute({
+  method: 'get',
+  path: '/api/sync/manifest',
+  summary: 'Paths, hashes and states of the organization’s documents',
+  responses: ok(
+    'Every document of the organization',
+    z.object({
+      documents: z.array(z.object({ docId: z.string(), path: z.string(), hash: z.string(), state: State })),
+    }),
+  ),
+});
+
+const decide = createRoute({
+  method: 'post',
+  path: '/api/review/decide',
+  summary: 'Approve or reject a document under review',
+  request: {
+    body: json(
+      z.object({
+        docId: DocId,
+        decision: z.enum(['approve', 'reject']),
+        note: z.string().max(2000).optional(),
+      }),
+    ),
+  },
+  responses: ok('The decision', z.object({ ok: z.literal(true), state: State })),
+});
+
+const Summary = z.object({
+  docId: z.string(),
+  path: z.string(),
+  title: z.string(),
+  state: State,
+  hash: z.string(),
+  revision: z.number(),
+  maker: z.string(),
+  updatedAt: z.string(),
+});
+
+const listDocuments = createRoute({
+  method: 'get',
+  path: '/api/documents',
+  summary: 'Documents of the organization, newest first (reviewers)',
+  request: {
+    query: z.object({
+      state: State.optional(),
+      limit: z.coerce.number().int().min(1).max(100).default(50),
+      offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    }),
+  },
+  responses: ok('Documents', z.object({ documents: z.array(Summary) })),
+});
+
+const getDocument = createRoute({
+  method: 'get',
+  path: '/api/documents/{docId}',
+  summary: 'A document with its newest revision, the live revision and its review history (reviewers)',
+  request: { params: z.object({ docId: DocId }) },
+  responses: ok(
+    'The document',
+    Summary.extend({
+      kind: z.enum(['content', 'retirement']),
+      content: z.string(),
+      makerId: z.string(),
+      live: z
+        .object({ revision: z.number(), title: z.string(), hash: z.string(), content: z.string() })
+        .nullable(),
+      history: z.array(
+        z.object({
+          revision: z.number(),
+          action: z.string(),
+          actor: z.string(),
+          actorId: z.string(),
+          note: z.string().nullable(),
+          at: z.string(),
+        }),
+      ),
+    }),
+  ),
+});
+
+export function documentRoutes(app: App, k: Knowledge) {
+  app.openapi(push, async (c) => {
+    const caller = await k.auth.token(c, 'sync');
+    return c.json(await k.documents.push(caller, c.req.valid('json')), 200);
+  });
+  app.openapi(submit, async (c) => {
+    const caller = await k.auth.token(c, 'sync');
+    await k.documents.submit(caller, c.req.valid('json').docId);
+    return c.json({ ok: true as const, state: 'under_review' as const }, 200);
+  });
+  app.openapi(retire, async (c) => {
+    const caller = await k.auth.token(c, 'sync');
+    return c.json(
+      { ok: true as const, ...(await k.documents.retire(caller, c.req.valid('json').path)) },
+      200,
+    );
+  });
+  app.openapi(manifest, async (c) => {
+    const caller = await k.auth.token(c, 'sync');
+    return c.json({ documents: await k.documents.manifest(caller.orgId) }, 200);
+  });
+  app.openapi(decide, async (c) => {
+    const caller = await k.auth.session(c);
+    const { docId, decision, note } = c.req.valid('json');
+    return c.json({ ok: true as const, state: await k.documents.decide(caller, docId, decision, note) }, 200);
+  });
+  app.openapi(listDocuments, async (c) => {
+    const caller = await k.auth.reviewer(c);
+    return c.json({ documents: await k.documents.list(caller.orgId, c.req.valid('query')) }, 200);
+  });
+  app.openapi(getDocument, async (c) => {
+    const caller = await k.auth.reviewer(c);
+    return c.json(await k.documents.detail(caller.orgId, c.req.valid('param').docId), 200);
+  });
+}

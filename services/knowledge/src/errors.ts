@@ -1,0 +1,26 @@
+/**
+ * @module errors
+ * Every error the knowledge service answers with, named once.
+ */
+import { defineErrors } from '@xv/platform';
+
+export const errors = defineErrors({
+  unauthenticated: { status: 401, message: 'Send a personal access token as a Bearer token, or sign in.' },
+  invalid_token: { status: 401, message: 'The access token is unknown or revoked.' },
+  missing_scope: { status: 403, message: 'The access token lacks the scope this needs.' },
+  no_organization: { status: 403, message: 'You are not a member of any organization.' },
+  review_forbidden: { status: 403, message: 'Reviewing needs the review:decide permission.' },
+  maker_cannot_review: {
+    status: 403,
+    message: 'The maker of a revision cannot review it; another reviewer must decide.',
+  },
+  hash_mismatch: { status: 400, message: 'The hash is not the SHA-256 of the content.' },
+  invalid_path: { status: 400, message: 'The path must be a relative vault path of at most 512 characters.' },
+  document_not_found: { status: 404, message: 'No such document in your organization.' },
+  token_not_found: { status: 404, message: 'No such access token.' },
+  not_a_draft: { status: 409, message: 'Only a draft can be submitted for review.' },
+  not_under_review: { status: 409, message: 'The document is not waiting for review.' },
+  nothing_to_retire: { status: 409, message: 'The document is already retired.' },
+  forbidden_origin: { status: 403, message: 'This origin may not call the MCP server.' },
+  embedder_unavailable: { status: 503, message: 'The embeddings endpoint cannot be reached.' },
+});

@@ -1,0 +1,152 @@
+/**
+ * @module mcp/mcp
+ * The MCP server at `/mcp`, over streamable HTTP with the official SDK: the
+ * 2026-07-28 revision and, statelessly, 2025-era clients. A personal access
+ * token with `ai:read` is required; every tool and resource reads the approved
+ * documents of that token's organization only.
+ *
+ * - tool `search_knowledge {query, topK}`: hybrid search, hits as text and as structured content;
+ * - tool `list_documents {offset, limit}`: approved documents, a page at a time;
+ * - resources `kb://documents/{docId}`: the approved Markdown of each document.
+ *
+ * Origin and Host are checked before the SDK sees the request (DNS rebinding):
+ * a browser origin must be this service's own or a site under the shared
+ * domain, and Host must name this service or a loopback address.
+ */
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  type McpRequestContext,
+  McpServer,
+  ResourceTemplate,
+} from '@modelcontextprotocol/server';
+import { type App, AppError, isSharedDomainOrigin, z } from '@xv/platform';
+import type { Context } from 'hono';
+import { errors } from '../errors.js';
+import { DEFAULT_TOP_K, type Knowledge, MAX_TOP_K } from '../knowledge.js';
+
+const RESOURCE_LIST_LIMIT = 500;
+
+export function mcpRoutes(app: App, k: Knowledge, options: { allowedHosts: string[] }) {
+  const handler = createMcpHandler((context) => buildServer(k, orgOf(context)), {
+    onerror: (error) => k.logger.debug({ err: error }, 'mcp request rejected'),
+  });
+  const ownOrigin = new URL(k.url).origin;
+  const allowedHosts = [new URL(k.url).hostname, 'localhost', '127.0.0.1', '[::1]', ...options.allowedHosts];
+
+  const serve = async (c: Context) => {
+    const origin = c.req.header('origin');
+    if (origin !== undefined && origin !== ownOrigin && !isSharedDomainOrigin(origin, k.sharedDomain))
+      throw errors.forbidden_origin();
+    const badHost = hostHeaderValidationResponse(c.req.raw, allowedHosts);
+    if (badHost) return badHost;
+    const caller = await k.auth.token(c, 'ai:read');
+    return handler.fetch(c.req.raw, {
+      authInfo: {
+        token: 'xkb',
+        clientId: caller.userId,
+        scopes: [...caller.scopes],
+        extra: { orgId: caller.orgId },
+      },
+    });
+  };
+  app.post('/mcp', serve);
+  app.get('/mcp', serve);
+  app.delete('/mcp', serve);
+}
+
+function orgOf(context: McpRequestContext): string {
+  const orgId = context.authInfo?.extra?.orgId;
+  if (typeof orgId !== 'string')
+    throw new AppError(401, 'unauthenticated', 'No organization for this request.');
+  return orgId;
+}
+
+function buildServer(k: Knowledge, orgId: string): McpServer {
+  const server = new McpServer(
+    { name: 'xv-knowledge', version: '0.1.0' },
+    { instructions: 'Search and read the approved knowledge base documents of your organization.' },
+  );
+
+  server.registerTool(
+    'search_knowledge',
+    {
+      title: 'Search the knowledge base',
+      description:
+        'Hybrid semantic and keyword search over approved documents. Returns the best passages with their document id, title and heading path.',
+      inputSchema: z.object({
+        query: z.string().min(1).max(2000).describe('What to look for, in natural language'),
+        topK: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_TOP_K)
+          .optional()
+          .describe(`How many passages (default ${DEFAULT_TOP_K})`),
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ query, topK }) => {
+      const hits = await k.index.search(orgId, query, topK ?? DEFAULT_TOP_K);
+      const text = hits.length
+        ? hits
+            .map(
+              (h, i) =>
+                `${i + 1}. ${h.title}${h.headingPath ? ` — ${h.headingPath}` : ''} (${h.docId}, score ${h.score})\n${h.text}`,
+            )
+            .join('\n\n')
+        : 'No approved document matches.';
+      return { content: [{ type: 'text', text }], structuredContent: { hits } };
+    },
+  );
+
+  server.registerTool(
+    'list_documents',
+    {
+      title: 'List approved documents',
+      description: 'Approved documents of the knowledge base, ordered by path, one page at a time.',
+      inputSchema: z.object({
+        offset: z.number().int().min(0).optional().describe('Where the page starts (default 0)'),
+        limit: z.number().int().min(1).max(100).optional().describe('Page size (default 50)'),
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ offset = 0, limit = 50 }) => {
+      const page = await k.documents.listLive(orgId, { offset, limit: limit + 1 });
+      const documents = page.slice(0, limit).map((d) => ({ ...d, uri: documentUri(d.docId) }));
+      const nextOffset = page.length > limit ? offset + limit : null;
+      const text = documents.length
+        ? documents.map((d) => `- ${d.title} (${d.docId}, ${d.path})`).join('\n')
+        : 'No approved documents.';
+      return { content: [{ type: 'text', text }], structuredContent: { documents, nextOffset } };
+    },
+  );
+
+  server.registerResource(
+    'document',
+    new ResourceTemplate('kb://documents/{docId}', {
+      list: async () => ({
+        resources: (await k.documents.listLive(orgId, { offset: 0, limit: RESOURCE_LIST_LIMIT })).map(
+          (d) => ({
+            uri: documentUri(d.docId),
+            name: d.title,
+            description: d.path,
+            mimeType: 'text/markdown',
+          }),
+        ),
+      }),
+    }),
+    { title: 'Approved document', mimeType: 'text/markdown' },
+    async (uri, variables) => {
+      const docId = String(variables.docId ?? '');
+      const doc = await k.documents.readLive(orgId, docId);
+      if (!doc) throw new Error(`No approved document ${docId}.`);
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: doc.content }] };
+    },
+  );
+  return server;
+}
+
+export function documentUri(docId: string): string {
+  return `kb://documents/${docId}`;
+}

@@ -1,0 +1,39 @@
+/**
+ * @module open-index
+ * Assembles the knowledge index for a database: the configured embedder (the
+ * offline one unless an OpenAI-compatible endpoint is set) and the best vector
+ * backend the database offers. Shared by the service and `xv kb reindex`.
+ */
+import type { Logger } from '@xv/platform';
+import type { KnowledgeDatabase } from './db.js';
+import { type Embedder, OfflineEmbedder, RemoteEmbedder } from './search/embedder.js';
+import { KnowledgeIndex } from './search/knowledge-index.js';
+import { openVectorIndex } from './search/vector-index.js';
+import type { KnowledgeSettings } from './settings.js';
+
+export function createEmbedder(config: KnowledgeSettings): Embedder {
+  if (config.embeddingsUrl)
+    return new RemoteEmbedder({
+      url: config.embeddingsUrl,
+      model: config.embeddingsModel,
+      apiKey: config.embeddingsKey,
+    });
+  return new OfflineEmbedder(config.offlineDimensions);
+}
+
+export async function openKnowledgeIndex(
+  database: KnowledgeDatabase,
+  config: KnowledgeSettings,
+  logger: Logger,
+): Promise<KnowledgeIndex> {
+  const vectors = await openVectorIndex(database, config.vectorBackend);
+  const index = new KnowledgeIndex(database, createEmbedder(config), vectors, (message) =>
+    logger.warn(message),
+  );
+  logger.info(
+    { vectorBackend: vectors.backend, embedder: index.embedder.fingerprint },
+    'knowledge index ready',
+  );
+  await index.checkEmbedder();
+  return index;
+}

@@ -1,0 +1,139 @@
+/**
+ * @module pages/review
+ * The reviewer's pages: the queue of documents under review, and one document
+ * with its rendered Markdown, the diff against the approved revision it would
+ * replace, the decision form and the history.
+ */
+import { diffLines } from 'diff';
+import { raw } from 'hono/html';
+import type { DocumentDetail, DocumentSummary } from '../documents/documents.js';
+import { Layout } from './layout.js';
+import { renderMarkdown } from './markdown.js';
+
+export function QueuePage(props: { documents: DocumentSummary[]; email: string }) {
+  return (
+    <Layout title="Review queue">
+      <h1>Waiting for review</h1>
+      <p>Signed in as {props.email}. A reviewer cannot decide on a revision they made.</p>
+      {props.documents.length === 0 ? (
+        <p class="notice">Nothing is waiting for review.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th>Document</th>
+              <th>Path</th>
+              <th>Revision</th>
+              <th>Maker</th>
+              <th>Updated</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.documents.map((d) => (
+              <tr>
+                <td>
+                  <a href={`/review/${d.docId}`}>{d.title}</a>
+                </td>
+                <td>{d.path}</td>
+                <td>{d.revision}</td>
+                <td>{d.maker}</td>
+                <td>{d.updatedAt}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Layout>
+  );
+}
+
+export function DocumentPage(props: { doc: DocumentDetail; callerId: string; message?: string | undefined }) {
+  const { doc } = props;
+  const canDecide = doc.state === 'under_review' && doc.makerId !== props.callerId;
+  const retirement = doc.kind === 'retirement';
+  return (
+    <Layout title={doc.title}>
+      <p>
+        <a href="/review">← Review queue</a>
+      </p>
+      <h1>{doc.title}</h1>
+      <p>
+        <span class="state">{doc.state}</span> · {doc.path} · revision {doc.revision} by {doc.maker}
+      </p>
+      {props.message ? <p class="error">{props.message}</p> : null}
+      {canDecide ? (
+        <form method="post" action={`/review/${doc.docId}/decide`} class="card">
+          <label for="note">Note for the audit trail</label>
+          <textarea id="note" name="note" maxlength={2000} />
+          <p>
+            <button type="submit" name="decision" value="approve">
+              {retirement ? 'Approve retirement' : 'Approve'}
+            </button>
+            <button type="submit" name="decision" value="reject">
+              Reject
+            </button>
+          </p>
+        </form>
+      ) : doc.state === 'under_review' ? (
+        <p class="notice">You made this revision, so another reviewer must decide on it.</p>
+      ) : null}
+      {retirement ? (
+        <p class="notice">
+          The file was deleted from the vault. Approving takes the document out of search; rejecting keeps the
+          approved revision {doc.live ? doc.live.revision : ''} searchable.
+        </p>
+      ) : null}
+      <h2>Changes against the approved revision</h2>
+      {doc.live ? null : <p>No revision of this document has been approved yet.</p>}
+      <Diff before={doc.live?.content ?? ''} after={retirement ? '' : doc.content} />
+      {retirement ? null : (
+        <>
+          <h2>Rendered</h2>
+          <article class="card doc" id="rendered">
+            {raw(renderMarkdown(doc.content))}
+          </article>
+        </>
+      )}
+      <h2>History</h2>
+      <table>
+        <tbody>
+          {doc.history.map((h) => (
+            <tr>
+              <td>{h.at}</td>
+              <td>revision {h.revision}</td>
+              <td>{h.action}</td>
+              <td>{h.actor}</td>
+              <td>{h.note ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Layout>
+  );
+}
+
+function Diff(props: { before: string; after: string }) {
+  const parts = diffLines(props.before, props.after);
+  return (
+    <div class="diff" id="diff">
+      {parts.map((part) =>
+        part.added ? (
+          <ins>{part.value}</ins>
+        ) : part.removed ? (
+          <del>{part.value}</del>
+        ) : (
+          <span>{part.value}</span>
+        ),
+      )}
+    </div>
+  );
+}
+
+export function MessagePage(props: { title: string; message: string }) {
+  return (
+    <Layout title={props.title}>
+      <h1>{props.title}</h1>
+      <p class="error">{props.message}</p>
+    </Layout>
+  );
+}

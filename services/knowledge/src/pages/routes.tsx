@@ -1,0 +1,136 @@
+/**
+ * @module pages/routes
+ * Browser pages: `/review` (queue), `/review/:docId` (document, diff, decision,
+ * history) and `/tokens` (personal access tokens). Without a session they send
+ * the browser to the identity service's login page and back. Forms post to the
+ * same pages; the platform's CSRF check refuses cross-site posts.
+ */
+import { type App, AppError } from '@xv/platform';
+import type { Context } from 'hono';
+import type { Caller, Scope } from '../caller.js';
+import { SCOPES } from '../caller.js';
+import type { Knowledge } from '../knowledge.js';
+import { DocumentPage, MessagePage, QueuePage } from './review.js';
+import { TokensPage } from './tokens.js';
+
+type PageHandler = (c: Context, caller: Caller) => Promise<Response>;
+
+export function pageRoutes(app: App, k: Knowledge) {
+  /** Runs a page for a signed-in caller; errors become a page, not JSON. */
+  const page =
+    (handler: PageHandler) =>
+    async (c: Context): Promise<Response> => {
+      let caller: Caller | undefined;
+      try {
+        caller = await k.auth.sessionCaller(c);
+      } catch (error) {
+        if (error instanceof AppError)
+          return c.html(<MessagePage title="Cannot continue" message={error.message} />, error.status);
+        throw error;
+      }
+      if (!caller) {
+        const back = `${k.url}${c.req.path}`;
+        return c.redirect(`${k.identityUrl}/login?redirect=${encodeURIComponent(back)}`, 302);
+      }
+      try {
+        return await handler(c, caller);
+      } catch (error) {
+        if (error instanceof AppError)
+          return c.html(<MessagePage title="Not possible" message={error.message} />, error.status);
+        throw error;
+      }
+    };
+
+  app.get('/', (c) => c.redirect('/review', 302));
+
+  app.get(
+    '/review',
+    page(async (c) => {
+      const caller = await k.auth.reviewer(c);
+      const documents = await k.documents.list(caller.orgId, {
+        state: 'under_review',
+        limit: 100,
+        offset: 0,
+      });
+      return c.html(<QueuePage documents={documents} email={caller.email} />);
+    }),
+  );
+
+  app.get(
+    '/review/:docId',
+    page(async (c) => {
+      const caller = await k.auth.reviewer(c);
+      const doc = await k.documents.detail(caller.orgId, c.req.param('docId') ?? '');
+      return c.html(<DocumentPage doc={doc} callerId={caller.userId} />);
+    }),
+  );
+
+  app.post(
+    '/review/:docId/decide',
+    page(async (c, caller) => {
+      const docId = c.req.param('docId') ?? '';
+      const form = await c.req.parseBody();
+      const decision = form.decision;
+      const note = typeof form.note === 'string' ? form.note.slice(0, 2000) : undefined;
+      if (decision !== 'approve' && decision !== 'reject')
+        return c.html(<MessagePage title="Not possible" message="Choose approve or reject." />, 400);
+      try {
+        await k.documents.decide(caller, docId, decision, note);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status === 404) throw error;
+        const doc = await k.documents.detail(caller.orgId, docId);
+        return c.html(
+          <DocumentPage doc={doc} callerId={caller.userId} message={error.message} />,
+          error.status,
+        );
+      }
+      return c.redirect(`/review/${encodeURIComponent(docId)}`, 303);
+    }),
+  );
+
+  app.get(
+    '/tokens',
+    page(async (c, caller) =>
+      c.html(<TokensPage tokens={await k.tokens.list(caller)} email={caller.email} />),
+    ),
+  );
+
+  app.post(
+    '/tokens',
+    page(async (c, caller) => {
+      const form = await c.req.parseBody({ all: true });
+      const name = typeof form.name === 'string' ? form.name.trim().slice(0, 100) : '';
+      const requested = ([] as unknown[]).concat(form.scopes ?? []);
+      const scopes = SCOPES.filter((s) => requested.includes(s)) as Scope[];
+      if (!name || scopes.length === 0) {
+        const tokens = await k.tokens.list(caller);
+        return c.html(
+          <TokensPage
+            tokens={tokens}
+            email={caller.email}
+            message="Give the token a name and at least one scope."
+          />,
+          400,
+        );
+      }
+      const created = await k.tokens.create(caller, name, scopes);
+      // The secret is shown once, in this response; never cache it.
+      c.header('Cache-Control', 'no-store');
+      return c.html(
+        <TokensPage
+          tokens={await k.tokens.list(caller)}
+          email={caller.email}
+          created={{ name, token: created.token }}
+        />,
+      );
+    }),
+  );
+
+  app.post(
+    '/tokens/:id/revoke',
+    page(async (c, caller) => {
+      await k.tokens.revoke(caller, c.req.param('id') ?? '');
+      return c.redirect('/tokens', 303);
+    }),
+  );
+}

@@ -1,0 +1,244 @@
+/**
+ * @module search/vector-index
+ * Nearest-neighbour search over chunk embeddings, behind one interface with three
+ * backends chosen at start-up:
+ * - `sqlite-vec`: a `vec0` table with `distance_metric=cosine`, partitioned by
+ *   organization, queried with `MATCH … AND k = ?` (never `ORDER BY vec_distance`,
+ *   which scans everything);
+ * - `pgvector`: a `vector(n)` column with an HNSW index, used when the `vector`
+ *   extension is available in PostgreSQL;
+ * - `scan`: PostgreSQL without the extension. It reads the portable float32 copy in
+ *   `chunks.embedding` once per organization into memory and scans it exactly;
+ *   the copy is reloaded when the index generation moves (any instance bumps it).
+ * Distances are cosine distances (1 − cosine similarity).
+ */
+import { type Kysely, sql } from 'kysely';
+import type { KnowledgeDatabase, KnowledgeTables } from '../db.js';
+import { bytesToVector, vectorToBytes } from './embedder.js';
+
+export type VectorBackend = 'sqlite-vec' | 'pgvector' | 'scan';
+type Executor = Kysely<KnowledgeTables>;
+
+export interface VectorRow {
+  chunkId: number;
+  orgId: string;
+  vector: Float32Array;
+}
+
+export interface Neighbour {
+  chunkId: number;
+  distance: number;
+}
+
+export interface VectorIndex {
+  readonly backend: VectorBackend;
+  /** Creates the storage for vectors of this dimension; `fresh` drops what was there first. */
+  prepare(db: Executor, dimensions: number, fresh?: boolean): Promise<void>;
+  add(db: Executor, rows: VectorRow[]): Promise<void>;
+  remove(db: Executor, chunkIds: number[]): Promise<void>;
+  nearest(orgId: string, vector: Float32Array, k: number, generation: string): Promise<Neighbour[]>;
+}
+
+/** Picks the best backend the database offers (or `scan` when asked to). */
+export async function openVectorIndex(
+  database: KnowledgeDatabase,
+  preferred: 'auto' | 'scan' = 'auto',
+): Promise<VectorIndex> {
+  if (preferred === 'scan') return new ScanIndex(database.kysely);
+  if (database.dialect === 'sqlite') {
+    if (database.sqlite) {
+      const sqliteVec = await import('sqlite-vec');
+      sqliteVec.load(database.sqlite);
+      return new SqliteVecIndex(database.kysely);
+    }
+    return new ScanIndex(database.kysely);
+  }
+  const schema = await pgvectorSchema(database.kysely);
+  return schema ? new PgvectorIndex(database.kysely, schema) : new ScanIndex(database.kysely);
+}
+
+/** The schema holding the `vector` extension, installing it when allowed; undefined when unavailable. */
+async function pgvectorSchema(db: Executor): Promise<string | undefined> {
+  const find = async () =>
+    (
+      await sql<{
+        schema: string;
+      }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'vector'`.execute(
+        db,
+      )
+    ).rows[0]?.schema;
+  const installed = await find();
+  if (installed) return installed;
+  const available = await sql`select 1 from pg_available_extensions where name = 'vector'`.execute(db);
+  if (available.rows.length === 0) return undefined;
+  try {
+    await sql`create extension if not exists vector`.execute(db);
+  } catch {
+    return undefined; // no privilege to install it: fall back to the exact scan
+  }
+  return find();
+}
+
+class SqliteVecIndex implements VectorIndex {
+  readonly backend = 'sqlite-vec' as const;
+  constructor(private readonly db: Executor) {}
+
+  async prepare(db: Executor, dimensions: number, fresh = false) {
+    if (!Number.isInteger(dimensions) || dimensions <= 0) throw new Error('invalid vector dimension');
+    if (fresh) await sql`drop table if exists chunk_vectors`.execute(db);
+    await sql
+      .raw(
+        `create virtual table if not exists chunk_vectors using vec0(chunk_id integer primary key, embedding float[${dimensions}] distance_metric=cosine, org_id text partition key)`,
+      )
+      .execute(db);
+  }
+
+  async add(db: Executor, rows: VectorRow[]) {
+    for (const row of rows) {
+      // vec0 wants an integer-typed key: better-sqlite3 binds a BigInt as one.
+      await sql`insert into chunk_vectors (chunk_id, embedding, org_id) values (${BigInt(row.chunkId)}, ${vectorToBytes(row.vector)}, ${row.orgId})`.execute(
+        db,
+      );
+    }
+  }
+
+  async remove(db: Executor, chunkIds: number[]) {
+    for (const id of chunkIds)
+      await sql`delete from chunk_vectors where chunk_id = ${BigInt(id)}`.execute(db);
+  }
+
+  async nearest(orgId: string, vector: Float32Array, k: number) {
+    const result =
+      await sql<Neighbour>`select chunk_id as "chunkId", distance from chunk_vectors where embedding match ${vectorToBytes(vector)} and k = ${k} and org_id = ${orgId}`.execute(
+        this.db,
+      );
+    return result.rows.map((r) => ({ chunkId: Number(r.chunkId), distance: r.distance }));
+  }
+}
+
+class PgvectorIndex implements VectorIndex {
+  readonly backend = 'pgvector' as const;
+  constructor(
+    private readonly db: Executor,
+    private readonly schema: string,
+  ) {}
+
+  private get type() {
+    return `"${this.schema}".vector`;
+  }
+
+  async prepare(db: Executor, dimensions: number, fresh = false) {
+    if (!Number.isInteger(dimensions) || dimensions <= 0) throw new Error('invalid vector dimension');
+    if (fresh) await sql`drop table if exists chunk_vectors`.execute(db);
+    await sql
+      .raw(
+        `create table if not exists chunk_vectors (chunk_id bigint primary key, org_id text not null, embedding ${this.type}(${dimensions}) not null)`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create index if not exists chunk_vectors_hnsw on chunk_vectors using hnsw (embedding "${this.schema}".vector_cosine_ops)`,
+      )
+      .execute(db);
+    await sql`create index if not exists chunk_vectors_org on chunk_vectors (org_id)`.execute(db);
+  }
+
+  async add(db: Executor, rows: VectorRow[]) {
+    for (const row of rows) {
+      await sql`insert into chunk_vectors (chunk_id, org_id, embedding) values (${row.chunkId}, ${row.orgId}, ${literal(row.vector)}::${sql.raw(this.type)})`.execute(
+        db,
+      );
+    }
+  }
+
+  async remove(db: Executor, chunkIds: number[]) {
+    if (chunkIds.length === 0) return;
+    await sql`delete from chunk_vectors where chunk_id in (${sql.join(chunkIds)})`.execute(db);
+  }
+
+  async nearest(orgId: string, vector: Float32Array, k: number) {
+    const distance = sql`embedding operator(${sql.raw(`"${this.schema}".<=>`)}) ${literal(vector)}::${sql.raw(this.type)}`;
+    // HNSW filters after the graph walk; iterative scans (pgvector ≥ 0.8) keep walking until k rows of this organization are found.
+    return this.db.transaction().execute(async (trx) => {
+      await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true)`.execute(trx).catch(() => {});
+      const result = await sql<{
+        chunkId: number;
+        distance: number;
+      }>`select chunk_id as "chunkId", ${distance} as distance from chunk_vectors where org_id = ${orgId} order by ${distance} limit ${k}`.execute(
+        trx,
+      );
+      return result.rows
+        .map((r) => ({ chunkId: Number(r.chunkId), distance: Number(r.distance) }))
+        .sort((a, b) => a.distance - b.distance);
+    });
+  }
+}
+
+function literal(vector: Float32Array): string {
+  return `[${Array.from(vector).join(',')}]`;
+}
+
+interface OrgMatrix {
+  generation: string;
+  ids: number[];
+  matrix: Float32Array;
+  dimensions: number;
+}
+
+/** Exact search in memory over the portable copy of the embeddings. */
+export class ScanIndex implements VectorIndex {
+  readonly backend = 'scan' as const;
+  private readonly cache = new Map<string, OrgMatrix>();
+  constructor(private readonly db: Executor) {}
+
+  async prepare(_db: Executor, _dimensions: number, fresh = false) {
+    if (fresh) this.cache.clear();
+  }
+  async add() {}
+  async remove() {}
+
+  async nearest(orgId: string, vector: Float32Array, k: number, generation: string) {
+    let entry = this.cache.get(orgId);
+    if (!entry || entry.generation !== generation) {
+      entry = await this.load(orgId, generation, vector.length);
+      this.cache.set(orgId, entry);
+    }
+    return scanNearest(entry.ids, entry.matrix, entry.dimensions, vector, k);
+  }
+
+  private async load(orgId: string, generation: string, dimensions: number): Promise<OrgMatrix> {
+    const rows = await this.db
+      .selectFrom('chunks')
+      .select(['id', 'embedding'])
+      .where('org_id', '=', orgId)
+      .execute();
+    const usable = rows.filter((r) => r.embedding.byteLength === dimensions * 4);
+    const matrix = new Float32Array(usable.length * dimensions);
+    for (const [i, r] of usable.entries()) matrix.set(bytesToVector(r.embedding), i * dimensions);
+    return { generation, ids: usable.map((r) => Number(r.id)), matrix, dimensions };
+  }
+}
+
+/** Brute-force cosine search over a row-major matrix of unit vectors: the reference every index is checked against. */
+export function scanNearest(
+  ids: number[],
+  matrix: Float32Array,
+  dimensions: number,
+  query: Float32Array,
+  k: number,
+): Neighbour[] {
+  const best: Neighbour[] = [];
+  for (let row = 0; row < ids.length; row++) {
+    let dot = 0;
+    const offset = row * dimensions;
+    for (let d = 0; d < dimensions; d++) dot += matrix[offset + d]! * query[d]!;
+    const distance = 1 - dot;
+    if (best.length < k || distance < best[best.length - 1]!.distance) {
+      let at = best.length;
+      while (at > 0 && best[at - 1]!.distance > distance) at--;
+      best.splice(at, 0, { chunkId: ids[row]!, distance });
+      if (best.length > k) best.pop();
+    }
+  }
+  return best;
+}

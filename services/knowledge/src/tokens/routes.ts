@@ -1,0 +1,83 @@
+/**
+ * @module tokens/routes
+ * `POST /api/tokens`, `GET /api/tokens`, `DELETE /api/tokens/:id`: personal
+ * access tokens of the signed-in user in their active organization.
+ */
+import { type App, createRoute, z } from '@xv/platform';
+import { SCOPES } from '../caller.js';
+import type { Knowledge } from '../knowledge.js';
+
+const TokenName = z.string().trim().min(1).max(100);
+const Scopes = z.array(z.enum(SCOPES)).min(1).max(SCOPES.length);
+
+const TokenSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+
+const createToken = createRoute({
+  method: 'post',
+  path: '/api/tokens',
+  summary: 'Create a personal access token (shown once)',
+  request: {
+    body: {
+      required: true,
+      content: { 'application/json': { schema: z.object({ name: TokenName, scopes: Scopes }) } },
+    },
+  },
+  responses: {
+    201: {
+      description: 'The new token; its secret is never shown again',
+      content: {
+        'application/json': {
+          schema: z.object({ id: z.string(), token: z.string(), scopes: z.array(z.enum(SCOPES)) }),
+        },
+      },
+    },
+  },
+});
+
+const listTokens = createRoute({
+  method: 'get',
+  path: '/api/tokens',
+  summary: 'List your live personal access tokens',
+  responses: {
+    200: {
+      description: 'Tokens, without their secrets',
+      content: { 'application/json': { schema: z.object({ tokens: z.array(TokenSummary) }) } },
+    },
+  },
+});
+
+const revokeToken = createRoute({
+  method: 'delete',
+  path: '/api/tokens/{id}',
+  summary: 'Revoke a personal access token',
+  request: { params: z.object({ id: z.string().min(1).max(64) }) },
+  responses: {
+    200: {
+      description: 'Revoked',
+      content: { 'application/json': { schema: z.object({ ok: z.literal(true) }) } },
+    },
+  },
+});
+
+export function tokenRoutes(app: App, k: Knowledge) {
+  app.openapi(createToken, async (c) => {
+    const caller = await k.auth.session(c);
+    const { name, scopes } = c.req.valid('json');
+    return c.json(await k.tokens.create(caller, name, scopes), 201);
+  });
+  app.openapi(listTokens, async (c) => {
+    const caller = await k.auth.session(c);
+    return c.json({ tokens: await k.tokens.list(caller) }, 200);
+  });
+  app.openapi(revokeToken, async (c) => {
+    const caller = await k.auth.session(c);
+    await k.tokens.revoke(caller, c.req.valid('param').id);
+    return c.json({ ok: true as const }, 200);
+  });
+}

@@ -1,0 +1,153 @@
+/**
+ * Test helpers: the real identity service and the knowledge service side by
+ * side, with the people the Maker-Checker tests need, and small HTTP wrappers.
+ */
+import { createHash } from 'node:crypto';
+import { createUser, type SignedIn, signUp, startIdentity } from '@xv/identity/testing';
+import { type DatabaseTarget, type RunningService, startService } from '@xv/platform/testing';
+import { knowledgeService } from '../src/service.js';
+
+export interface World {
+  identity: RunningService;
+  kb: RunningService;
+  /** Admin of Acme: holds review:decide, and is the maker in most tests. */
+  maker: SignedIn;
+  /** Reviewer of Acme. */
+  reviewer: SignedIn;
+  /** Plain member of Acme: no review:decide. */
+  member: SignedIn;
+  /** Admin of another organization. */
+  outsider: SignedIn;
+  /** Reviewer of the other organization. */
+  outsiderReviewer: SignedIn;
+  tokens: {
+    sync: string;
+    read: string;
+    both: string;
+    outsiderBoth: string;
+    reviewerSync: string;
+  };
+}
+
+let counter = 0;
+
+export async function startWorld(target: DatabaseTarget, env: Record<string, string> = {}): Promise<World> {
+  const identity = await startIdentity(await target.open('identity'));
+  const kb = await startService(knowledgeService, {
+    database: await target.open('knowledge'),
+    env: { XV_IDENTITY_URL: identity.url, ...env },
+  });
+  const tag = `${Date.now().toString(36)}${counter++}`;
+  const maker = await signUp(identity.url, {
+    email: `maker-${tag}@acme.test`,
+    password: 'secret-pass-1',
+    name: 'Mia Maker',
+    orgName: 'Acme',
+  });
+  const reviewer = await createUser(identity.url, maker.cookie, {
+    email: `reviewer-${tag}@acme.test`,
+    password: 'secret-pass-2',
+    name: 'Rae Reviewer',
+    role: 'reviewer',
+  });
+  const member = await createUser(identity.url, maker.cookie, {
+    email: `member-${tag}@acme.test`,
+    password: 'secret-pass-3',
+    name: 'Max Member',
+    role: 'member',
+  });
+  const outsider = await signUp(identity.url, {
+    email: `outsider-${tag}@globex.test`,
+    password: 'secret-pass-4',
+    name: 'Olga Outsider',
+    orgName: 'Globex',
+  });
+  const outsiderReviewer = await createUser(identity.url, outsider.cookie, {
+    email: `outsider-reviewer-${tag}@globex.test`,
+    password: 'secret-pass-5',
+    name: 'Otto Reviewer',
+    role: 'reviewer',
+  });
+  const world = { identity, kb, maker, reviewer, member, outsider, outsiderReviewer } as World;
+  world.tokens = {
+    sync: await createToken(world, maker, ['sync']),
+    read: await createToken(world, maker, ['ai:read']),
+    both: await createToken(world, maker, ['sync', 'ai:read']),
+    outsiderBoth: await createToken(world, outsider, ['sync', 'ai:read']),
+    reviewerSync: await createToken(world, reviewer, ['sync']),
+  };
+  return world;
+}
+
+export async function createToken(world: World, who: SignedIn, scopes: string[]): Promise<string> {
+  const response = await world.kb.fetch('/api/tokens', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: who.cookie },
+    body: JSON.stringify({ name: `token ${scopes.join('+')}`, scopes }),
+  });
+  if (response.status !== 201) throw new Error(`token creation answered ${response.status}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+export interface Call {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: test bodies are inspected field by field.
+  body: any;
+}
+
+async function call(kb: RunningService, path: string, init: RequestInit): Promise<Call> {
+  const response = await kb.fetch(path, init);
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  return { status: response.status, body };
+}
+
+export function withToken(kb: RunningService, token: string | undefined, path: string, body?: unknown) {
+  return call(kb, path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+export function withCookie(kb: RunningService, who: SignedIn, path: string, body?: unknown, method?: string) {
+  return call(kb, path, {
+    method: method ?? (body === undefined ? 'GET' : 'POST'),
+    headers: {
+      cookie: who.cookie,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+/** Pushes, submits and has the reviewer approve a document; returns its docId. */
+export async function publish(
+  world: World,
+  path: string,
+  content: string,
+  token = world.tokens.sync,
+  reviewer = world.reviewer,
+) {
+  const pushed = await withToken(world.kb, token, '/api/sync/push', { path, content, hash: sha256(content) });
+  if (pushed.status !== 200)
+    throw new Error(`push answered ${pushed.status}: ${JSON.stringify(pushed.body)}`);
+  const docId = pushed.body.docId as string;
+  await withToken(world.kb, token, '/api/sync/submit', { docId });
+  const decided = await withCookie(world.kb, reviewer, '/api/review/decide', { docId, decision: 'approve' });
+  if (decided.status !== 200)
+    throw new Error(`approve answered ${decided.status}: ${JSON.stringify(decided.body)}`);
+  return docId;
+}
+
+export function search(world: World, token: string, query: string, topK?: number) {
+  return withToken(world.kb, token, '/api/ai/search', { query, ...(topK === undefined ? {} : { topK }) });
+}
