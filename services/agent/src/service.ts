@@ -1,13 +1,59 @@
 /**
  * @module service
- * The agent service: its settings, migrations and routes.
+ * The agent service: one stateful object per chat session, streamed answers,
+ * business tools, and a chat page.
  */
-import { defineService } from '@xv/platform';
+import { createModelCatalog, createRateLimiter, defineService } from '@xv/platform';
 import { migrations } from './migrations/index.js';
+import { registerChatPage } from './page/chat-page.js';
+import { registerAgentApi } from './routes/api.js';
+import { SessionRegistry } from './sessions/registry.js';
+import { SessionStore } from './sessions/store.js';
+import { agentSettingsSpec } from './settings.js';
+import { TicketDesk } from './tools/tickets.js';
 
 export const agentService = defineService({
   name: 'agent',
   description: 'AI agents with one stateful object per session, streamed replies and business tools.',
+  settings: agentSettingsSpec,
   migrations,
-  setup() {},
+  async setup(app, { config, database, settings, logger, onClose }) {
+    const catalog = createModelCatalog(config);
+    const store = new SessionStore(database);
+    const tickets = new TicketDesk(database, { webhook: config.ticketWebhook, logger });
+    const registry = new SessionRegistry(store, {
+      maxActors: config.maxActors,
+      idleMs: config.idleSeconds * 1000,
+      windowSize: config.historyMessages,
+      leaseMs: config.leaseSeconds * 1000,
+      waitMs: config.turnWaitSeconds * 1000,
+    });
+    onClose(() => registry.close());
+    const chatLimiter = await createRateLimiter(database, {
+      keyPrefix: 'agent-chat-ip',
+      points: config.chatPerMinute,
+      durationSeconds: 60,
+    });
+    registerAgentApi(app, {
+      registry,
+      store,
+      tickets,
+      catalog,
+      maxMessageChars: config.maxMessageChars,
+      chatLimiter,
+      trustProxy: settings.trustProxy,
+      chat: {
+        catalog,
+        store,
+        settings: {
+          systemPrompt: config.systemPrompt,
+          historyMessages: config.historyMessages,
+          historyChars: config.historyChars,
+          timeoutMs: config.modelTimeoutSeconds * 1000,
+        },
+        tools: { kbUrl: settings.services.knowledge.url, kbToken: config.kbToken, tickets },
+      },
+    });
+    registerChatPage(app);
+  },
 });

@@ -1,0 +1,157 @@
+/**
+ * @module chat/turn
+ * One chat turn of a session: the model sees the system prompt, the latest
+ * history (trimmed to the configured window; storage keeps everything) and the
+ * new message; it may call tools in at most 5 steps. A turn is all or nothing:
+ * only a turn that finished is written (the user's message and the answer,
+ * together); a model failure, a timeout or a client that went away leaves the
+ * history as it was.
+ */
+import {
+  type ChatEvent,
+  type LanguageModel,
+  type ModelCatalog,
+  type ModelMessage,
+  newId,
+  streamChat,
+} from '@xv/platform';
+import type { SessionSnapshot, SessionTurn } from '../sessions/actor.js';
+import { LeaseLostError, type Route, type SessionStore, type StoredMessage } from '../sessions/store.js';
+import { agentTools, type ToolContext } from '../tools/index.js';
+
+export const MAX_TOOL_STEPS = 5;
+export const STEP_LIMIT_NOTE = `[The agent stopped after ${MAX_TOOL_STEPS} tool steps without a final answer.]`;
+
+export interface ChatSettings {
+  systemPrompt: string;
+  historyMessages: number;
+  historyChars: number;
+  timeoutMs: number;
+}
+
+export interface ChatDependencies {
+  catalog: ModelCatalog;
+  store: SessionStore;
+  settings: ChatSettings;
+  tools: Omit<ToolContext, 'tenant' | 'session' | 'signal'>;
+}
+
+export interface ChatRequest {
+  message: string;
+  /** Answers this and later messages of the session with this route. */
+  route?: Route | undefined;
+}
+
+/** What the person sees, in order. */
+export type TurnOutput =
+  | { type: 'text'; text: string }
+  | { type: 'tool'; name: string; ok: boolean }
+  | { type: 'done'; answer: string; tools: string[] }
+  | { type: 'failed'; message: string; beforeOutput: boolean };
+
+/** The route a session uses: its own, else the service default. */
+export function effectiveRoute(snapshot: Pick<SessionSnapshot, 'route'>, catalog: ModelCatalog): Route {
+  if (snapshot.route) return snapshot.route;
+  const fallback = catalog.defaultRef;
+  return fallback
+    ? { provider: fallback.provider, model: fallback.model }
+    : { provider: 'openai-compatible', model: '' };
+}
+
+/** The history the model sees: the latest messages, oldest dropped past the character budget. */
+export function historyWindow(messages: StoredMessage[], settings: ChatSettings): ModelMessage[] {
+  const window: ModelMessage[] = [];
+  let chars = 0;
+  for (const message of messages.slice(-settings.historyMessages).reverse()) {
+    chars += message.content.length;
+    if (chars > settings.historyChars) break;
+    window.unshift({ role: message.role, content: message.content });
+  }
+  return window;
+}
+
+/**
+ * Resolves the model now (so an unconfigured model is a plain 503 before any
+ * byte is streamed) and returns the turn as a stream of outputs. The caller
+ * releases `turn` afterwards.
+ */
+export function startChatTurn(
+  deps: ChatDependencies,
+  turn: SessionTurn,
+  request: ChatRequest,
+  signal: AbortSignal,
+): AsyncGenerator<TurnOutput> {
+  const route = request.route ?? effectiveRoute(turn.snapshot, deps.catalog);
+  const model = deps.catalog.resolve(
+    { provider: route.provider, model: route.model ?? '' },
+    { useGateway: route.useGateway === true },
+  );
+  return runChatTurn(deps, turn, request, model, signal);
+}
+
+async function* runChatTurn(
+  deps: ChatDependencies,
+  turn: SessionTurn,
+  request: ChatRequest,
+  model: LanguageModel,
+  signal: AbortSignal,
+): AsyncGenerator<TurnOutput> {
+  const { snapshot } = turn;
+  const startedAt = Date.now();
+  const tools = agentTools({ ...deps.tools, tenant: snapshot.tenant, session: snapshot.id, signal });
+  let answered = false;
+  let finish: Extract<ChatEvent, { type: 'finish' }> | undefined;
+  for await (const event of streamChat({
+    model,
+    system: snapshot.systemPrompt ?? deps.settings.systemPrompt,
+    messages: [...historyWindow(snapshot.window, deps.settings), { role: 'user', content: request.message }],
+    tools,
+    maxSteps: MAX_TOOL_STEPS,
+    abortSignal: signal,
+    timeoutMs: deps.settings.timeoutMs,
+  })) {
+    if (event.type === 'text') {
+      answered = true;
+      yield { type: 'text', text: event.text };
+    } else if (event.type === 'tool-result' || event.type === 'tool-error') {
+      yield { type: 'tool', name: event.toolName, ok: event.type === 'tool-result' };
+    } else if (event.type === 'error') {
+      yield { type: 'failed', message: event.failure.message, beforeOutput: !answered };
+      return;
+    } else if (event.type === 'finish') {
+      finish = event;
+    }
+  }
+  if (!finish) return;
+
+  let answer = finish.text;
+  if (finish.finishReason === 'tool-calls') {
+    const note = answer ? `\n\n${STEP_LIMIT_NOTE}` : STEP_LIMIT_NOTE;
+    answer += note;
+    yield { type: 'text', text: note };
+  }
+  const toolNames = [...new Set(finish.toolNames)];
+  const messages: StoredMessage[] = [
+    { id: newId('msg'), role: 'user', content: request.message, ts: startedAt },
+    {
+      id: newId('msg'),
+      role: 'assistant',
+      content: answer,
+      ts: Date.now(),
+      ...(toolNames.length ? { tools: toolNames } : {}),
+    },
+  ];
+  try {
+    const rev = await deps.store.commitTurn(turn.lease, messages, request.route);
+    turn.update(rev, (s) => {
+      s.window.push(...messages);
+      s.messageCount += messages.length;
+      if (request.route) s.route = request.route;
+    });
+  } catch (error) {
+    if (!(error instanceof LeaseLostError)) throw error;
+    yield { type: 'failed', message: 'The session was taken over by another request.', beforeOutput: false };
+    return;
+  }
+  yield { type: 'done', answer, tools: toolNames };
+}

@@ -1,0 +1,25 @@
+/**
+ * @module errors
+ * Every error the agent service answers with, named once.
+ */
+import { defineErrors } from '@xv/platform';
+
+export const errors = defineErrors({
+  invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  empty_message: { status: 400, message: 'The message is empty.' },
+  message_too_long: { status: 400, message: 'The message is too long.' },
+  session_required: {
+    status: 400,
+    message: 'Name the session with the `session` query parameter or the `x-agent-session` header.',
+  },
+  invalid_session: {
+    status: 400,
+    message: 'A session id is 1 to 128 letters, digits, `-`, `_`, `.` or `:`.',
+  },
+  session_conflict: {
+    status: 400,
+    message: 'The `session` query parameter and the `x-agent-session` header name different sessions.',
+  },
+  session_busy: { status: 503, message: 'The session is busy with another message; try again shortly.' },
+  model_failed: { status: 502, message: 'The model failed before answering.' },
+});

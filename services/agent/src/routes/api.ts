@@ -1,0 +1,267 @@
+/**
+ * @module routes/api
+ * The agent API as the spec lists it. The session is chosen by `?session=` or
+ * the `x-agent-session` header.
+ *
+ * | route | does |
+ * |---|---|
+ * | POST /api/chat {message, route} | streams the answer (`text/plain; charset=utf-8`); waits its turn |
+ * | GET /api/state | the session: tenant, route, systemPrompt, messageCount, messages |
+ * | POST /api/config {route, systemPrompt, tenant} | `{ok:true, route}` |
+ * | POST /api/reset | `{ok:true}`: the conversation is forgotten, the settings stay |
+ * | GET /api/tickets | tickets opened for the session's tenant |
+ */
+import {
+  type App,
+  createRoute,
+  limitByIp,
+  type ModelCatalog,
+  platformErrors,
+  type RateLimiter,
+  z,
+} from '@xv/platform';
+import type { Context } from 'hono';
+import {
+  type ChatDependencies,
+  type ChatRequest,
+  effectiveRoute,
+  startChatTurn,
+  type TurnOutput,
+} from '../chat/turn.js';
+import { errors } from '../errors.js';
+import { type SessionTurn, TurnWaitTimeout } from '../sessions/actor.js';
+import type { SessionRegistry } from '../sessions/registry.js';
+import { DEFAULT_TENANT, type SessionStore } from '../sessions/store.js';
+import type { TicketDesk } from '../tools/tickets.js';
+import { outputStream } from './chat-stream.js';
+import {
+  chatBody,
+  configBody,
+  errorSchema,
+  routeSchema,
+  sessionQuery,
+  stateSchema,
+  ticketSchema,
+} from './schemas.js';
+import { SESSION_HEADER, sessionIdOf } from './session-id.js';
+
+export interface AgentApi {
+  registry: SessionRegistry;
+  store: SessionStore;
+  tickets: TicketDesk;
+  catalog: ModelCatalog;
+  chat: ChatDependencies;
+  maxMessageChars: number;
+  chatLimiter: RateLimiter;
+  trustProxy: boolean;
+}
+
+const sessionHeaders = z.object({ [SESSION_HEADER]: z.string().optional() });
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const failures = {
+  400: json(errorSchema, 'Missing or malformed session id or body'),
+};
+
+const chatRoute = createRoute({
+  method: 'post',
+  path: '/api/chat',
+  summary: 'Send a message; the answer streams back as plain text',
+  request: {
+    query: sessionQuery.extend({ marks: z.enum(['1']).optional() }),
+    headers: sessionHeaders,
+    body: { required: true, content: { 'application/json': { schema: chatBody } } },
+  },
+  responses: {
+    200: {
+      description:
+        'The answer, streamed. A new session id is returned in `x-agent-session` when none was sent.',
+      content: { 'text/plain': { schema: z.string() } },
+    },
+    ...failures,
+    429: json(errorSchema, 'Too many messages from this address'),
+    502: json(errorSchema, 'The model failed before answering'),
+    503: json(errorSchema, '`ai_unavailable` (no model configured) or `session_busy`'),
+  },
+});
+
+const stateRoute = createRoute({
+  method: 'get',
+  path: '/api/state',
+  summary: 'The session state',
+  request: { query: sessionQuery, headers: sessionHeaders },
+  responses: { 200: json(stateSchema, 'The session state'), ...failures },
+});
+
+const configRoute = createRoute({
+  method: 'post',
+  path: '/api/config',
+  summary: "Change the session's route, system prompt or tenant",
+  request: {
+    query: sessionQuery,
+    headers: sessionHeaders,
+    body: { required: true, content: { 'application/json': { schema: configBody } } },
+  },
+  responses: {
+    200: json(z.object({ ok: z.literal(true), route: routeSchema }), 'Saved'),
+    ...failures,
+    503: json(errorSchema, 'session_busy'),
+  },
+});
+
+const resetRoute = createRoute({
+  method: 'post',
+  path: '/api/reset',
+  summary: "Clear the session's conversation history",
+  request: { query: sessionQuery, headers: sessionHeaders },
+  responses: {
+    200: json(z.object({ ok: z.literal(true) }), 'Cleared'),
+    ...failures,
+    503: json(errorSchema, 'session_busy'),
+  },
+});
+
+const ticketsRoute = createRoute({
+  method: 'get',
+  path: '/api/tickets',
+  summary: "Tickets opened for the session's tenant, newest first",
+  request: { query: sessionQuery, headers: sessionHeaders },
+  responses: {
+    200: json(z.object({ ok: z.literal(true), tickets: z.array(ticketSchema) }), 'The tickets'),
+    ...failures,
+  },
+});
+
+export function registerAgentApi(app: App, api: AgentApi): void {
+  // The chat body is parsed by hand: the spec wants 400 for any body that is not JSON, whatever its content type.
+  app.openAPIRegistry.registerPath(chatRoute);
+  app.post('/api/chat', limitByIp(api.chatLimiter, api.trustProxy), async (c) => {
+    const sessionId = sessionIdOf(c, { generate: true });
+    const request = await readChatRequest(c, api.maxMessageChars);
+    const abort = new AbortController();
+    c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
+    const turn = await takeTurn(api, sessionId, abort.signal);
+    let outputs: AsyncGenerator<TurnOutput>;
+    let first: IteratorResult<TurnOutput>;
+    try {
+      outputs = startChatTurn(api.chat, turn, request, abort.signal);
+      first = await outputs.next();
+    } catch (error) {
+      await turn.release();
+      throw error;
+    }
+    if (!first.done && first.value.type === 'failed' && first.value.beforeOutput) {
+      await turn.release();
+      throw errors.model_failed(`The model failed before answering: ${first.value.message}`);
+    }
+    const body = outputStream(first, outputs, c.req.query('marks') === '1', {
+      onEnd: () => turn.release(),
+      onCancel: () => abort.abort(),
+      onError: (error) => c.get('logger').error({ err: error }, 'chat turn failed'),
+    });
+    return c.body(body, 200, {
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+      [SESSION_HEADER]: sessionId,
+    });
+  });
+
+  app.openapi(stateRoute, async (c) => {
+    const id = sessionIdOf(c);
+    const [record, messages] = await Promise.all([api.store.read(id), api.store.messages(id)]);
+    return c.json(
+      {
+        session: id,
+        tenant: record?.tenant ?? DEFAULT_TENANT,
+        route: effectiveRoute(record ?? { route: null }, api.catalog),
+        systemPrompt: record?.systemPrompt ?? api.chat.settings.systemPrompt,
+        messageCount: messages.length,
+        messages,
+      },
+      200,
+    );
+  });
+
+  app.openapi(configRoute, async (c) => {
+    const id = sessionIdOf(c);
+    const changes = c.req.valid('json');
+    const route = await withTurn(api, id, c, async (turn) => {
+      const rev = await api.store.configure(turn.lease, changes);
+      turn.update(rev, (s) => {
+        if (changes.route) s.route = changes.route;
+        if (changes.systemPrompt !== undefined) s.systemPrompt = changes.systemPrompt;
+        if (changes.tenant !== undefined) s.tenant = changes.tenant;
+      });
+      return effectiveRoute(turn.snapshot, api.catalog);
+    });
+    return c.json({ ok: true as const, route }, 200);
+  });
+
+  app.openapi(resetRoute, async (c) => {
+    const id = sessionIdOf(c);
+    await withTurn(api, id, c, async (turn) => {
+      const rev = await api.store.clearHistory(turn.lease);
+      turn.update(rev, (s) => {
+        s.window = [];
+        s.messageCount = 0;
+      });
+    });
+    return c.json({ ok: true as const }, 200);
+  });
+
+  app.openapi(ticketsRoute, async (c) => {
+    const record = await api.store.read(sessionIdOf(c));
+    const tickets = await api.tickets.list(record?.tenant ?? DEFAULT_TENANT);
+    return c.json({ ok: true as const, tickets }, 200);
+  });
+}
+
+async function readChatRequest(c: Context, maxChars: number): Promise<ChatRequest> {
+  let body: unknown;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    throw errors.invalid_json();
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw errors.invalid_json('The request body must be a JSON object.');
+  const message = (body as { message?: unknown }).message;
+  if (message === undefined || message === null || (typeof message === 'string' && message.trim() === ''))
+    throw errors.empty_message();
+  const parsed = chatBody.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw platformErrors.invalid_request(
+      issue ? `json.${issue.path.join('.')}: ${issue.message}` : undefined,
+    );
+  }
+  if (parsed.data.message.length > maxChars)
+    throw errors.message_too_long(`A message has at most ${maxChars} characters.`);
+  return { message: parsed.data.message, route: parsed.data.route };
+}
+
+/** Waits for the session's turn; 503 `session_busy` past the wait limit. */
+async function takeTurn(api: AgentApi, sessionId: string, signal?: AbortSignal): Promise<SessionTurn> {
+  try {
+    return await api.registry.get(sessionId).acquire(signal);
+  } catch (error) {
+    if (error instanceof TurnWaitTimeout) throw errors.session_busy();
+    throw error;
+  }
+}
+
+async function withTurn<T>(
+  api: AgentApi,
+  sessionId: string,
+  c: Context,
+  work: (turn: SessionTurn) => Promise<T>,
+): Promise<T> {
+  const turn = await takeTurn(api, sessionId, c.req.raw.signal);
+  try {
+    return await work(turn);
+  } finally {
+    await turn.release();
+  }
+}

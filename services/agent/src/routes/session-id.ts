@@ -1,0 +1,28 @@
+/**
+ * @module routes/session-id
+ * Which session a request is for: the `session` query parameter or the
+ * `x-agent-session` header (the same id when both are given). A session id is a
+ * bearer secret until sign-in arrives: whoever knows it reads the conversation,
+ * so clients should use long random ids (the chat page uses a UUID).
+ */
+import { newId } from '@xv/platform';
+import type { Context } from 'hono';
+import { errors } from '../errors.js';
+
+export const SESSION_HEADER = 'x-agent-session';
+const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's session id; with `generate`, a new one (`ses_…`) when none is named. */
+export function sessionIdOf(c: Context, options: { generate?: boolean } = {}): string {
+  const fromQuery = c.req.query('session');
+  const fromHeader = c.req.header(SESSION_HEADER);
+  if (fromQuery !== undefined && fromHeader !== undefined && fromQuery !== fromHeader)
+    throw errors.session_conflict();
+  const id = fromQuery ?? fromHeader;
+  if (id === undefined || id === '') {
+    if (options.generate) return newId('ses');
+    throw errors.session_required();
+  }
+  if (!SESSION_ID.test(id)) throw errors.invalid_session();
+  return id;
+}

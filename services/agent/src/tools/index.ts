@@ -1,0 +1,47 @@
+/**
+ * @module tools
+ * The business tools the agent may call inside a chat turn. Their arguments are
+ * checked against the schemas the model is shown; a tool that throws is reported
+ * to the model as that tool's error, and the turn goes on.
+ */
+import { tool } from '@xv/platform';
+import { knowledgeSearchInput, searchKnowledgeBase } from './knowledge-search.js';
+import { estimateAiRoi, roiInput } from './roi.js';
+import { type TicketDesk, ticketInput } from './tickets.js';
+
+export interface ToolContext {
+  tenant: string;
+  session: string;
+  kbUrl: string;
+  kbToken: string | undefined;
+  tickets: TicketDesk;
+  signal: AbortSignal;
+}
+
+export function agentTools(context: ToolContext) {
+  return {
+    knowledgeBaseSearch: tool({
+      description:
+        "Searches the organization's approved knowledge base documents and returns matching passages.",
+      inputSchema: knowledgeSearchInput,
+      execute: (input) =>
+        searchKnowledgeBase({ kbUrl: context.kbUrl, token: context.kbToken, signal: context.signal }, input),
+    }),
+    estimateAiRoi: tool({
+      description:
+        'Estimates hours and money (VND) an AI assistant saves a department per month and per year, and the payback time.',
+      inputSchema: roiInput,
+      execute: async (input) => estimateAiRoi(input),
+    }),
+    createTicket: tool({
+      description: 'Opens a ticket so a person follows up on the request.',
+      inputSchema: ticketInput,
+      execute: async (input) => {
+        const ticket = await context.tickets.open(context.tenant, context.session, input);
+        return { id: ticket.id, title: ticket.title, priority: ticket.priority };
+      },
+    }),
+  };
+}
+
+export const TOOL_NAMES = ['knowledgeBaseSearch', 'estimateAiRoi', 'createTicket'] as const;

@@ -1,0 +1,105 @@
+/**
+ * @module tools/tickets
+ * Tickets the agent opens for a person to follow up: stored per tenant, listable,
+ * and announced to an optional webhook (`XV_AGENT_TICKET_WEBHOOK`) after they are
+ * stored. A webhook that fails is logged; the ticket stands.
+ */
+import { type Database, type Logger, newId, z } from '@xv/platform';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../sessions/store.js';
+
+export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+
+export const ticketInput = z.object({
+  title: z.string().trim().min(1).max(200).describe('A one-line summary'),
+  priority: z.enum(TICKET_PRIORITIES).default('normal').describe('low, normal, high or urgent'),
+  details: z.string().trim().max(4000).default('').describe('What the person following up needs to know'),
+});
+export type TicketInput = z.input<typeof ticketInput>;
+
+export interface Ticket {
+  id: string;
+  tenant: string;
+  session: string;
+  title: string;
+  priority: (typeof TICKET_PRIORITIES)[number];
+  details: string;
+  createdAt: number;
+}
+
+const WEBHOOK_TIMEOUT_MS = 5_000;
+
+export class TicketDesk {
+  private readonly db: Kysely<Tables>;
+
+  constructor(
+    database: Database,
+    private readonly options: { webhook?: string | undefined; logger: Logger },
+  ) {
+    this.db = database.kysely.withTables<Tables>();
+  }
+
+  async open(tenant: string, session: string, input: TicketInput): Promise<Ticket> {
+    const { title, priority, details } = ticketInput.parse(input);
+    const ticket: Ticket = {
+      id: newId('tkt'),
+      tenant,
+      session,
+      title,
+      priority,
+      details,
+      createdAt: Date.now(),
+    };
+    await this.db
+      .insertInto('agent_tickets')
+      .values({
+        id: ticket.id,
+        tenant,
+        session_id: session,
+        title,
+        priority,
+        details,
+        created_at: ticket.createdAt,
+      })
+      .execute();
+    void this.announce(ticket);
+    return ticket;
+  }
+
+  /** The tenant's tickets, newest first. */
+  async list(tenant: string, limit = 100): Promise<Ticket[]> {
+    const rows = await this.db
+      .selectFrom('agent_tickets')
+      .selectAll()
+      .where('tenant', '=', tenant)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      tenant: row.tenant,
+      session: row.session_id,
+      title: row.title,
+      priority: row.priority as Ticket['priority'],
+      details: row.details,
+      createdAt: Number(row.created_at),
+    }));
+  }
+
+  private async announce(ticket: Ticket): Promise<void> {
+    if (!this.options.webhook) return;
+    try {
+      const response = await fetch(this.options.webhook, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ event: 'ticket.created', ticket }),
+        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      });
+      if (!response.ok)
+        this.options.logger.warn({ status: response.status, ticket: ticket.id }, 'ticket webhook refused');
+    } catch (error) {
+      this.options.logger.warn({ err: error, ticket: ticket.id }, 'ticket webhook failed');
+    }
+  }
+}
