@@ -6,8 +6,11 @@
 import { defineService } from '@xv/platform';
 import { registerAuthRoutes } from './auth/routes.js';
 import { createIdentityContext } from './context.js';
+import { registerMfaRoutes } from './mfa/routes.js';
 import { migrations } from './migrations/index.js';
 import { registerOrganizationRoutes } from './orgs/routes.js';
+import { registerPageRoutes } from './pages/routes.js';
+import { registerPasskeyRoutes } from './passkeys/routes.js';
 import { registerServiceClientRoutes } from './service-clients/routes.js';
 import { registerSessionRoutes } from './sessions/routes.js';
 import { identitySettings } from './settings.js';
@@ -22,7 +25,10 @@ export const identityService = defineService({
     const identity = await createIdentityContext(ctx);
     registerSessionRoutes(app, identity);
     registerAuthRoutes(app, identity);
+    registerMfaRoutes(app, identity);
+    registerPasskeyRoutes(app, identity);
     registerOrganizationRoutes(app, identity);
     registerServiceClientRoutes(app, identity);
+    registerPageRoutes(app, identity);
   },
 });

@@ -27,7 +27,8 @@
  *   to the admin's active organization with `role`, and returns a cookie that carries
  *   `xv_org=<that organization>` so they act in it.
  * - `createServiceClient(identityUrl, adminCookie, { name, scopes, org_id })` → `{ id, token }`.
- * - `enableTotp(identityUrl, cookie)` → `{ secret, recoveryCodes }`: turns 2FA on.
+ * - `enableTotp(identityUrl, cookie)` → `{ secret, recoveryCodes, cookie }`: turns 2FA on; the
+ *   session is raised to AAL2 under the new `cookie` (the old one ends).
  * - `totpCode(secret)`: the current code of a TOTP secret.
  */
 import type { Database, IdentitySession } from '@xv/platform';
@@ -158,13 +159,15 @@ export async function createServiceClient(
 export async function enableTotp(
   identityUrl: string,
   cookie: string,
-): Promise<{ secret: string; recoveryCodes: string[] }> {
+): Promise<{ secret: string; recoveryCodes: string[]; cookie: string }> {
   const { secret } = await postJson(`${identityUrl}/api/auth/2fa/setup`, cookie, {}, 200);
-  const { recoveryCodes } = await postJson(
-    `${identityUrl}/api/auth/2fa/enable`,
-    cookie,
-    { code: totpCode(secret) },
-    200,
-  );
-  return { secret, recoveryCodes };
+  const response = await fetch(`${identityUrl}/api/auth/2fa/enable`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ code: totpCode(secret) }),
+  });
+  if (response.status !== 200) throw new Error(`2FA enable answered ${response.status}`);
+  const { recoveryCodes } = (await response.json()) as { recoveryCodes: string[] };
+  // Enabling raised the session to AAL2 under a new token.
+  return { secret, recoveryCodes, cookie: cookieFrom(response, 'xv_session') ?? cookie };
 }

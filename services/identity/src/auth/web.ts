@@ -10,7 +10,9 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { IdentityContext } from '../context.js';
 import { MFA_CHALLENGE_SECONDS } from '../mfa/challenges.js';
-import { meetsLevel } from '../sessions/assurance.js';
+import { type PasskeySignIn, passkeyAmr, passkeyAssurance } from '../passkeys/webauthn.js';
+import { higherLevel, meetsLevel, mergeAmr } from '../sessions/assurance.js';
+import type { SessionRecord } from '../sessions/store.js';
 
 /** The string fields of a form post; anything else (files, a non-form body) is ignored. */
 export async function readForm(c: Context): Promise<Record<string, string>> {
@@ -80,4 +82,43 @@ export async function finishSignIn(identity: IdentityContext, c: Context, signIn
     return c.redirect(withQuery('/account', { stepup: signIn.wantedAal, redirect: signIn.redirect }), 303);
   }
   return c.redirect(signIn.redirect ?? '/account', 303);
+}
+
+/**
+ * Raises the assurance of the current session after a new factor was proven (2FA
+ * enrolment, a passkey): a new token with the merged methods and the higher level.
+ */
+export async function elevateSession(
+  identity: IdentityContext,
+  c: Context,
+  session: SessionRecord,
+  proof: { amr: string[]; aal: AssuranceLevel },
+) {
+  const { token } = await identity.sessions.create({
+    realmId: session.realmId,
+    userId: session.userId,
+    amr: mergeAmr(session.amr, proof.amr),
+    aal: higherLevel(session.aal, proof.aal),
+  });
+  await identity.sessions.revoke(getCookie(c, SESSION_COOKIE));
+  setSessionCookie(identity, c, token);
+  return higherLevel(session.aal, proof.aal);
+}
+
+/**
+ * A passkey sign-in. For the same user's current session it is a step-up (methods
+ * merged, the higher level kept); otherwise a new session. Either way a new token.
+ */
+export async function finishPasskeySignIn(identity: IdentityContext, c: Context, passkey: PasskeySignIn) {
+  const proof = { amr: passkeyAmr(passkey), aal: passkeyAssurance(passkey) };
+  const current = await identity.currentSession(c);
+  if (current && current.userId === passkey.userId) return elevateSession(identity, c, current, proof);
+  await identity.sessions.revoke(getCookie(c, SESSION_COOKIE));
+  const { token } = await identity.sessions.create({
+    realmId: passkey.realmId,
+    userId: passkey.userId,
+    ...proof,
+  });
+  setSessionCookie(identity, c, token);
+  return proof.aal;
 }

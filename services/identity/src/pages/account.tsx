@@ -1,0 +1,351 @@
+/**
+ * @module pages/account
+ * `/account`: the signed-in person's profile, organizations and roles, 2FA
+ * (QR code and recovery codes), passkeys, members and service clients for
+ * administrators, sign-out, and the way back to a page that asked for a step-up.
+ */
+import type { IdentitySession } from '@xv/platform';
+import { CLIENT_SCRIPT } from './client.js';
+import { Layout } from './layout.js';
+
+export interface AccountView {
+  session: IdentitySession;
+  activeOrgId: string | undefined;
+  totpEnabled: boolean;
+  recoveryCodesLeft: number;
+  passkeys: { id: string; name: string; aal: string; created_at: number }[];
+  members: { user_id: string; email: string; name: string; role: string }[] | null;
+  serviceClients: { id: string; name: string; scopes: string[] }[] | null;
+  /** A page asked for a level the session does not have yet. */
+  stepUp: { wanted: string; redirect: string | null; met: boolean; continueUrl: string } | null;
+}
+
+const ACCOUNT_SCRIPT = `
+const byId = (id) => document.getElementById(id);
+const continueUrl = byId('account-root').dataset.continue;
+function offerContinue() {
+  if (!continueUrl) return;
+  const link = byId('continue-link');
+  link.href = continueUrl;
+  link.hidden = false;
+}
+byId('totp-start')?.addEventListener('click', async () => {
+  try {
+    const setup = await xv('/api/auth/2fa/setup', {});
+    byId('totp-qr').innerHTML = setup.qrSvg;
+    byId('totp-secret').textContent = setup.secret;
+    byId('totp-enrol').hidden = false;
+    byId('totp-start').hidden = true;
+    byId('totp-code').focus();
+  } catch (error) { show('totp-status', error.message, true); }
+});
+byId('totp-enable-form')?.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  try {
+    const result = await xv('/api/auth/2fa/enable', { code: byId('totp-code').value.trim() });
+    const list = byId('recovery-codes');
+    list.replaceChildren(...result.recoveryCodes.map((code) => { const li = document.createElement('li'); li.textContent = code; return li; }));
+    byId('totp-enrol').hidden = true;
+    byId('recovery').hidden = false;
+    show('totp-status', '2FA is on. Keep these recovery codes somewhere safe: each works once.');
+    offerContinue();
+  } catch (error) { show('totp-status', error.message, true); }
+});
+byId('totp-disable-form')?.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  try {
+    await xv('/api/auth/2fa/disable', { code: byId('totp-disable-code').value.trim() });
+    location.reload();
+  } catch (error) { show('totp-status', error.message, true); }
+});
+byId('passkey-add')?.addEventListener('click', async () => {
+  try {
+    const result = await createPasskey(byId('passkey-name').value.trim() || undefined);
+    show('passkey-status', 'Passkey added (' + result.aal + ').');
+    setTimeout(() => location.reload(), 600);
+  } catch (error) { show('passkey-status', error.message, true); }
+});
+for (const button of document.querySelectorAll('[data-passkey-remove]')) {
+  button.addEventListener('click', async () => {
+    try { await xv('/api/auth/passkeys/' + encodeURIComponent(button.dataset.passkeyRemove), undefined, 'DELETE'); location.reload(); }
+    catch (error) { show('passkey-status', error.message, true); }
+  });
+}
+for (const button of document.querySelectorAll('[data-switch-org]')) {
+  button.addEventListener('click', async () => {
+    try { await xv('/api/org/switch', { org_id: button.dataset.switchOrg }); location.reload(); }
+    catch (error) { show('org-status', error.message, true); }
+  });
+}
+byId('member-form')?.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  try {
+    await xv('/api/org/members', { email: byId('member-email').value.trim(), role: byId('member-role').value });
+    location.reload();
+  } catch (error) { show('member-status', error.message, true); }
+});
+byId('client-form')?.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  try {
+    const scopes = byId('client-scopes').value.split(/[\\s,]+/).filter(Boolean);
+    const result = await xv('/api/service-clients', { name: byId('client-name').value.trim(), scopes });
+    byId('client-token').textContent = result.token;
+    byId('client-created').hidden = false;
+  } catch (error) { show('client-status', error.message, true); }
+});
+for (const button of document.querySelectorAll('[data-client-revoke]')) {
+  button.addEventListener('click', async () => {
+    try { await xv('/api/service-clients/' + encodeURIComponent(button.dataset.clientRevoke), undefined, 'DELETE'); location.reload(); }
+    catch (error) { show('client-status', error.message, true); }
+  });
+}
+`;
+
+function StepUpBanner(props: { view: AccountView }) {
+  const { stepUp, passkeys, totpEnabled } = props.view;
+  if (!stepUp) return null;
+  if (stepUp.met)
+    return (
+      <section aria-labelledby="stepup-title">
+        <h2 id="stepup-title">You are signed in at {stepUp.wanted}</h2>
+        <a class="button" href={stepUp.continueUrl}>
+          Continue
+        </a>
+      </section>
+    );
+  const strongPasskey = passkeys.some((p) => p.aal === 'AAL3');
+  const anyPasskey = passkeys.length > 0;
+  const canVerify = stepUp.wanted === 'AAL3' ? strongPasskey : anyPasskey;
+  return (
+    <section aria-labelledby="stepup-title">
+      <h2 id="stepup-title">A stronger sign-in is needed ({stepUp.wanted})</h2>
+      {canVerify ? (
+        <button
+          type="button"
+          data-passkey-login
+          data-redirect={stepUp.redirect ?? ''}
+          data-aal={stepUp.wanted}
+        >
+          Verify with your passkey
+        </button>
+      ) : stepUp.wanted === 'AAL3' ? (
+        <p>
+          Add a passkey below (a security key or this device, with its PIN or biometrics), then verify with
+          it.
+        </p>
+      ) : totpEnabled ? (
+        <p>
+          <a
+            href={`/login?aal=AAL2${stepUp.redirect ? `&redirect=${encodeURIComponent(stepUp.redirect)}` : ''}`}
+          >
+            Sign in again with your code
+          </a>
+        </p>
+      ) : (
+        <p>Set up two-factor sign-in below; you can then continue.</p>
+      )}
+      <p id="passkey-status" role="status" aria-live="polite" />
+      <a id="continue-link" class="button" href="/account" hidden>
+        Continue
+      </a>
+    </section>
+  );
+}
+
+export function AccountPage(props: { view: AccountView }) {
+  const { view } = props;
+  const { session } = view;
+  const initial = session.user.name.trim().charAt(0).toUpperCase() || '?';
+  return (
+    <Layout title="Your account" signedIn>
+      <div data-continue={view.stepUp?.continueUrl ?? ''} id="account-root">
+        <h1>Your account</h1>
+        <StepUpBanner view={view} />
+        <section aria-labelledby="profile-title">
+          <h2 id="profile-title">Profile</h2>
+          <p>
+            <span class="avatar" style={`background:${session.user.avatar_color}`} aria-hidden="true">
+              {initial}
+            </span>{' '}
+            <strong>{session.user.name}</strong> · {session.user.email}
+          </p>
+          <p class="muted">
+            Realm <code>{session.realmId}</code> · signed in with {session.amr.join(' + ')} · level{' '}
+            <strong id="session-aal">{session.aal}</strong>
+          </p>
+          <p>
+            <a href="/account/credentials">Your verifiable credentials</a>
+          </p>
+        </section>
+
+        <section aria-labelledby="orgs-title">
+          <h2 id="orgs-title">Organizations</h2>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Organization</th>
+                <th scope="col">Role</th>
+                <th scope="col">
+                  <span class="muted">Active</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {session.memberships.map((m) => (
+                <tr>
+                  <td>{m.org_name}</td>
+                  <td>{m.role}</td>
+                  <td>
+                    {m.org_id === view.activeOrgId ? (
+                      'active'
+                    ) : (
+                      <button type="button" class="secondary" style="margin:0" data-switch-org={m.org_id}>
+                        Make active
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p id="org-status" role="status" aria-live="polite" />
+        </section>
+
+        <section aria-labelledby="totp-title">
+          <h2 id="totp-title">Two-factor sign-in</h2>
+          {view.totpEnabled ? (
+            <>
+              <p>
+                On. {view.recoveryCodesLeft} recovery code{view.recoveryCodesLeft === 1 ? '' : 's'} left.
+              </p>
+              <form id="totp-disable-form">
+                <label for="totp-disable-code">Current code (or a recovery code) to turn it off</label>
+                <input id="totp-disable-code" type="text" autocomplete="one-time-code" required />
+                <button type="submit" class="secondary">
+                  Turn off
+                </button>
+              </form>
+            </>
+          ) : (
+            <>
+              <p>Off. Use an authenticator app for a one-time code at each sign-in.</p>
+              <button type="button" id="totp-start">
+                Set up 2FA
+              </button>
+              <div id="totp-enrol" hidden>
+                <p>Scan this QR code with your app, or type the key in.</p>
+                <div id="totp-qr" class="qr" role="img" aria-label="QR code of your 2FA key" />
+                <p>
+                  Key: <code id="totp-secret" />
+                </p>
+                <form id="totp-enable-form">
+                  <label for="totp-code">Code from the app</label>
+                  <input
+                    id="totp-code"
+                    type="text"
+                    inputmode="numeric"
+                    autocomplete="one-time-code"
+                    required
+                  />
+                  <button type="submit">Turn on</button>
+                </form>
+              </div>
+            </>
+          )}
+          <div id="recovery" hidden>
+            <h3>Recovery codes</h3>
+            <ul id="recovery-codes" class="codes" />
+          </div>
+          <p id="totp-status" role="status" aria-live="polite" />
+        </section>
+
+        <section aria-labelledby="passkeys-title">
+          <h2 id="passkeys-title">Passkeys</h2>
+          {view.passkeys.length === 0 ? (
+            <p>No passkeys yet.</p>
+          ) : (
+            <ul>
+              {view.passkeys.map((p) => (
+                <li>
+                  {p.name} ({p.aal}){' '}
+                  <button type="button" class="secondary" style="margin:0" data-passkey-remove={p.id}>
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          <label for="passkey-name">Name of the new passkey (optional)</label>
+          <input id="passkey-name" type="text" maxlength={100} />
+          <button type="button" id="passkey-add">
+            Add a passkey
+          </button>
+          {view.stepUp ? null : <p id="passkey-status" role="status" aria-live="polite" />}
+        </section>
+
+        {view.members ? (
+          <section aria-labelledby="members-title">
+            <h2 id="members-title">Members</h2>
+            <ul>
+              {view.members.map((m) => (
+                <li>
+                  {m.name} · {m.email} · {m.role}
+                </li>
+              ))}
+            </ul>
+            <form id="member-form">
+              <label for="member-email">E-mail of an existing user</label>
+              <input id="member-email" type="email" required />
+              <label for="member-role">Role</label>
+              <select id="member-role">
+                <option value="member">member</option>
+                <option value="reviewer">reviewer</option>
+                <option value="admin">admin</option>
+              </select>
+              <button type="submit">Add member</button>
+            </form>
+            <p id="member-status" role="status" aria-live="polite" />
+          </section>
+        ) : null}
+
+        {view.serviceClients ? (
+          <section aria-labelledby="clients-title">
+            <h2 id="clients-title">Service clients</h2>
+            <ul>
+              {view.serviceClients.map((client) => (
+                <li>
+                  {client.name} · <code>{client.scopes.join(' ')}</code>{' '}
+                  <button type="button" class="secondary" style="margin:0" data-client-revoke={client.id}>
+                    Revoke
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <form id="client-form">
+              <label for="client-name">Name</label>
+              <input id="client-name" type="text" maxlength={100} required />
+              <label for="client-scopes">Scopes (separated by spaces), e.g. did:issue</label>
+              <input id="client-scopes" type="text" required />
+              <button type="submit">Create service client</button>
+            </form>
+            <div id="client-created" hidden>
+              <p>Copy this token now; it is not shown again:</p>
+              <p>
+                <code id="client-token" />
+              </p>
+            </div>
+            <p id="client-status" role="status" aria-live="polite" />
+          </section>
+        ) : null}
+
+        <section aria-labelledby="signout-title">
+          <h2 id="signout-title">Sign out</h2>
+          <form method="post" action="/api/auth/logout">
+            <button type="submit">Sign out everywhere on this browser</button>
+          </form>
+        </section>
+      </div>
+      <script dangerouslySetInnerHTML={{ __html: CLIENT_SCRIPT + ACCOUNT_SCRIPT }} />
+    </Layout>
+  );
+}

@@ -1,0 +1,210 @@
+/**
+ * @module passkeys/routes
+ * Passkeys, the AAL3 method (contract.md):
+ * | POST   /api/auth/passkey/register/options | session | WebAuthn creation options |
+ * | POST   /api/auth/passkey/register/verify  | session | `{response, name?}` → `{ok, id, name, aal}` |
+ * | POST   /api/auth/passkey/login/options    | none    | WebAuthn request options |
+ * | POST   /api/auth/passkey/login/verify     | none    | `{response, redirect?}` → `{ok, aal, redirect}`, sets `xv_session` |
+ * | GET    /api/auth/passkeys                 | session | `{passkeys}` |
+ * | DELETE /api/auth/passkeys/{id}            | session | `{ok}` |
+ */
+import { type App, clientIp, consumeOrReject, createRoute, isLimited, platformErrors, z } from '@xv/platform';
+import { findUserById } from '../accounts/repository.js';
+import { finishPasskeySignIn } from '../auth/web.js';
+import type { IdentityContext } from '../context.js';
+import { errors } from '../errors.js';
+import { safeRedirect } from '../redirects.js';
+import { errorBody, jsonBody, jsonResponse, okBody } from '../schemas.js';
+import {
+  authenticationOptions,
+  completeAuthentication,
+  completeRegistration,
+  passkeyAssurance,
+  passkeysOf,
+  type RelyingParty,
+  registrationOptions,
+} from './webauthn.js';
+
+// The browser's PublicKeyCredential JSON; @simplewebauthn checks its inside.
+const credentialJson = z.looseObject({
+  id: z.string().min(1).max(1024),
+  rawId: z.string().min(1).max(1024),
+  type: z.literal('public-key'),
+  response: z.looseObject({ clientDataJSON: z.string().max(8192) }),
+});
+
+const options = z.looseObject({ challenge: z.string() });
+const unauthenticated = jsonResponse('Not signed in', errorBody);
+const rejected = jsonResponse('The response could not be verified', errorBody);
+
+const registerOptionsRoute = createRoute({
+  method: 'post',
+  path: '/api/auth/passkey/register/options',
+  summary: 'Options to create a passkey',
+  responses: { 200: jsonResponse('Creation options', options), 401: unauthenticated },
+});
+
+const registerVerifyRoute = createRoute({
+  method: 'post',
+  path: '/api/auth/passkey/register/verify',
+  summary: 'Store a new passkey',
+  request: {
+    body: jsonBody(z.object({ response: credentialJson, name: z.string().trim().max(100).optional() })),
+  },
+  responses: {
+    200: jsonResponse(
+      'Stored',
+      z.object({
+        ok: z.literal(true),
+        id: z.string(),
+        name: z.string(),
+        aal: z.enum(['AAL1', 'AAL2', 'AAL3']),
+      }),
+    ),
+    400: rejected,
+    401: unauthenticated,
+  },
+});
+
+const loginOptionsRoute = createRoute({
+  method: 'post',
+  path: '/api/auth/passkey/login/options',
+  summary: 'Options to sign in (or step up) with a passkey',
+  responses: {
+    200: jsonResponse('Request options', options),
+    429: jsonResponse('Too many attempts', errorBody),
+  },
+});
+
+const loginVerifyRoute = createRoute({
+  method: 'post',
+  path: '/api/auth/passkey/login/verify',
+  summary: 'Sign in (or step up) with a passkey',
+  request: {
+    body: jsonBody(z.object({ response: credentialJson, redirect: z.string().max(2048).optional() })),
+  },
+  responses: {
+    200: jsonResponse(
+      'Signed in',
+      z.object({ ok: z.literal(true), aal: z.enum(['AAL1', 'AAL2', 'AAL3']), redirect: z.string() }),
+    ),
+    400: rejected,
+    429: jsonResponse('Too many attempts', errorBody),
+  },
+});
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/api/auth/passkeys',
+  summary: "The signed-in user's passkeys",
+  responses: {
+    200: jsonResponse(
+      'Passkeys',
+      z.object({
+        passkeys: z.array(
+          z.object({
+            id: z.string(),
+            name: z.string(),
+            aal: z.string(),
+            created_at: z.number(),
+            last_used_at: z.number().nullable(),
+          }),
+        ),
+      }),
+    ),
+    401: unauthenticated,
+  },
+});
+
+const deleteRoute = createRoute({
+  method: 'delete',
+  path: '/api/auth/passkeys/{id}',
+  summary: 'Remove a passkey',
+  request: { params: z.object({ id: z.string().max(1024) }) },
+  responses: {
+    200: jsonResponse('Removed', okBody),
+    401: unauthenticated,
+    404: jsonResponse('No such passkey', errorBody),
+  },
+});
+
+export function relyingParty(identity: IdentityContext): RelyingParty {
+  return {
+    id: identity.config.rpId ?? identity.sharedDomain,
+    name: identity.config.rpName,
+    origins: [identity.ownOrigin],
+  };
+}
+
+export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
+  const { db } = identity;
+  const rp = relyingParty(identity);
+  const trustProxy = identity.service.settings.trustProxy;
+
+  app.openapi(registerOptionsRoute, async (c) => {
+    const session = await identity.requireSession(c);
+    const user = await findUserById(db, session.userId);
+    if (!user) throw errors.unauthenticated();
+    return c.json(await registrationOptions(db, rp, user), 200);
+  });
+
+  app.openapi(registerVerifyRoute, async (c) => {
+    const session = await identity.requireSession(c);
+    const user = await findUserById(db, session.userId);
+    if (!user) throw errors.unauthenticated();
+    const body = c.req.valid('json');
+    const name = body.name || `Passkey ${new Date().toISOString().slice(0, 10)}`;
+    const passkey = await completeRegistration(db, rp, user, body.response as never, name);
+    if (!passkey) throw errors.passkey_rejected();
+    const aal = passkeyAssurance({
+      deviceBound: passkey.device_bound === 1,
+      userVerified: passkey.user_verified === 1,
+    });
+    return c.json({ ok: true as const, id: passkey.id, name, aal }, 200);
+  });
+
+  app.openapi(loginOptionsRoute, async (c) => {
+    const ip = clientIp(c, trustProxy);
+    if (await isLimited(identity.limiters.ip, ip)) throw platformErrors.rate_limited();
+    const session = await identity.currentSession(c);
+    return c.json(await authenticationOptions(db, rp, session?.userId ?? null), 200);
+  });
+
+  app.openapi(loginVerifyRoute, async (c) => {
+    const ip = clientIp(c, trustProxy);
+    if (await isLimited(identity.limiters.ip, ip)) throw platformErrors.rate_limited();
+    const body = c.req.valid('json');
+    const result = await completeAuthentication(db, rp, body.response as never);
+    if (!result) {
+      await consumeOrReject(identity.limiters.ip, ip).catch(() => {});
+      throw errors.passkey_rejected();
+    }
+    const redirect = safeRedirect(body.redirect, identity.sharedDomain, identity.ownOrigin) ?? '/account';
+    const aal = await finishPasskeySignIn(identity, c, result);
+    return c.json({ ok: true as const, aal, redirect }, 200);
+  });
+
+  app.openapi(listRoute, async (c) => {
+    const session = await identity.requireSession(c);
+    const passkeys = (await passkeysOf(db, session.userId)).map((p) => ({
+      id: p.id,
+      name: p.name,
+      aal: passkeyAssurance({ deviceBound: p.device_bound === 1, userVerified: p.user_verified === 1 }),
+      created_at: p.created_at,
+      last_used_at: p.last_used_at,
+    }));
+    return c.json({ passkeys }, 200);
+  });
+
+  app.openapi(deleteRoute, async (c) => {
+    const session = await identity.requireSession(c);
+    const result = await db
+      .deleteFrom('passkeys')
+      .where('id', '=', c.req.valid('param').id)
+      .where('user_id', '=', session.userId)
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) !== 1)
+      throw platformErrors.not_found('No passkey of yours has that id.');
+    return c.json({ ok: true as const }, 200);
+  });
+}
