@@ -6,6 +6,8 @@
 import { defineService } from '@xv/platform';
 import { registerAuthRoutes } from './auth/routes.js';
 import { createIdentityContext } from './context.js';
+import { registerCredentialRoutes } from './credentials/register.js';
+import { credentialSettings } from './credentials/settings.js';
 import { registerMfaRoutes } from './mfa/routes.js';
 import { migrations } from './migrations/index.js';
 import { registerOrganizationRoutes } from './orgs/routes.js';
@@ -19,7 +21,7 @@ export const identityService = defineService({
   name: 'identity',
   description:
     'Multi-realm customer identity: the shared sign-in session, 2FA, step-up, organizations, service clients and verifiable credentials.',
-  settings: identitySettings,
+  settings: { ...identitySettings, ...credentialSettings },
   migrations,
   async setup(app, ctx) {
     const identity = await createIdentityContext(ctx);
@@ -29,6 +31,7 @@ export const identityService = defineService({
     registerPasskeyRoutes(app, identity);
     registerOrganizationRoutes(app, identity);
     registerServiceClientRoutes(app, identity);
+    await registerCredentialRoutes(app, identity, ctx.config);
     registerPageRoutes(app, identity);
   },
 });

@@ -8,10 +8,12 @@ import { accounts } from './0001_accounts.js';
 import { sessions } from './0002_sessions.js';
 import { secondFactors } from './0003_second_factors.js';
 import { serviceClients } from './0004_service_clients.js';
+import { credentials } from './0100_credentials.js';
 
 export const migrations: Migrations = {
   '0001_accounts': accounts,
   '0002_sessions': sessions,
   '0003_second_factors': secondFactors,
   '0004_service_clients': serviceClients,
+  '0100_credentials': credentials,
 };
