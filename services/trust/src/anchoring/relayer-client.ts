@@ -1,0 +1,48 @@
+/**
+ * @module anchoring/relayer-client
+ * The trust service's side of the chain relayer API, authenticated with the shared
+ * service credential. The trust service holds no on-chain key.
+ */
+import { errors } from '../errors.js';
+
+export interface RelayerAnchor {
+  mode: 'onchain';
+  ref: string;
+  txHash: string;
+  explorerUrl: string;
+  status: 'pending' | 'mined' | 'confirmed';
+  chainId: number;
+  from: string;
+  nonce: number;
+  blockNumber: number | null;
+  confirmations: number;
+}
+
+export class RelayerClient {
+  constructor(private readonly options: { url: string; token: string; timeoutMs?: number }) {}
+
+  /** Anchors a 32-byte hash (0x + 64 hex); the relayer answers with the existing anchor when there is one. */
+  anchor(ref: string): Promise<RelayerAnchor> {
+    return this.call('/api/anchors', { method: 'POST', body: JSON.stringify({ hash: ref }) });
+  }
+
+  /** The anchor's current transaction (it changes when a stuck one is replaced). */
+  status(ref: string): Promise<RelayerAnchor> {
+    return this.call(`/api/anchors/${ref}`, { method: 'GET' });
+  }
+
+  private async call(path: string, init: RequestInit): Promise<RelayerAnchor> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.options.url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${this.options.token}`, 'content-type': 'application/json' },
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
+      });
+    } catch {
+      throw errors.relayer_unavailable();
+    }
+    if (!response.ok) throw errors.relayer_unavailable(`The chain relayer answered ${response.status}.`);
+    return (await response.json()) as RelayerAnchor;
+  }
+}

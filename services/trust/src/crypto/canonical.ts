@@ -1,0 +1,63 @@
+/**
+ * @module crypto/canonical
+ * The exact bytes XV hashes: a string as its UTF-8 bytes, any other JSON value as
+ * its RFC 8785 (JCS) canonical form. Hashes are written `sha256-<lowercase hex>`.
+ */
+import { createHash } from 'node:crypto';
+import canonicalizeModule from 'canonicalize';
+import { errors } from '../errors.js';
+
+/** Deeper JSON than this is refused before canonicalisation (which recurses). */
+export const MAX_JSON_DEPTH = 64;
+
+const encoder = new TextEncoder();
+
+type Canonicalize = (value: unknown) => string | undefined;
+// A CommonJS module: its export is the function itself, whatever the typings say.
+const canonicalize: Canonicalize =
+  (canonicalizeModule as unknown as { default?: Canonicalize }).default ??
+  (canonicalizeModule as unknown as Canonicalize);
+
+/** RFC 8785 bytes of a JSON value. */
+export function canonicalBytes(value: unknown): Uint8Array {
+  assertDepth(value);
+  const text = canonicalize(value);
+  if (text === undefined) throw new TypeError('The value has no JSON form.');
+  return encoder.encode(text);
+}
+
+/** The bytes of a sealed `output` or `input`: a string as UTF-8, anything else as RFC 8785. */
+export function contentBytes(value: unknown): Uint8Array {
+  return typeof value === 'string' ? encoder.encode(value) : canonicalBytes(value);
+}
+
+export function sha256(bytes: Uint8Array): Uint8Array {
+  return createHash('sha256').update(bytes).digest();
+}
+
+export function taggedHash(digest: Uint8Array): string {
+  return `sha256-${Buffer.from(digest).toString('hex')}`;
+}
+
+/** `sha256-<hex>` of a sealed value. */
+export function hashContent(value: unknown): string {
+  return taggedHash(sha256(contentBytes(value)));
+}
+
+/** The 32 digest bytes of a `sha256-<hex>` string, or null when it is not one. */
+export function digestOf(tagged: unknown): Uint8Array | null {
+  if (typeof tagged !== 'string' || !/^sha256-[0-9a-f]{64}$/.test(tagged)) return null;
+  return Buffer.from(tagged.slice(7), 'hex');
+}
+
+function assertDepth(value: unknown) {
+  // Iterative, so a hostile nesting cannot exhaust the stack here either.
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > MAX_JSON_DEPTH)
+      throw errors.too_deep(`JSON values may be nested at most ${MAX_JSON_DEPTH} deep.`);
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * @module db
+ * The trust service's tables, as Kysely sees them.
+ */
+import type { Kysely } from 'kysely';
+
+export interface IssuerKeysTable {
+  key_id: string;
+  org_id: string;
+  /** The organization's DID when the key was made (published in the key set). */
+  did: string;
+  status: 'active' | 'retired';
+  p256_jwk: string;
+  /** AES-256-GCM under the key-encryption key: PKCS#8 DER of the P-256 private key. */
+  p256_private: string;
+  /** AES-256-GCM under the key-encryption key: the 32-byte secp256k1 private key. */
+  secp256k1_private: string;
+  eth_address: string;
+  created_at: number;
+  retired_at: number | null;
+}
+
+export interface ReceiptsTable {
+  receipt_id: string;
+  org_id: string;
+  key_id: string;
+  issuer_name: string;
+  identity_verified: number;
+  auth_level: string;
+  model_id: string;
+  tier: number;
+  output_hash: string;
+  input_hash: string | null;
+  /** Only when the caller opted in with `storeInput`. */
+  input_json: string | null;
+  manifest_hash: string;
+  manifest: string;
+  created_at: number;
+  anchor_ref: string | null;
+  anchor_tx_hash: string | null;
+  anchor_explorer_url: string | null;
+  anchor_from: string | null;
+  anchor_chain_id: number | null;
+  anchored_at: number | null;
+}
+
+export interface AttestationsTable {
+  attestation_id: string;
+  org_id: string;
+  key_id: string;
+  schema: string;
+  subject: string;
+  digest: string;
+  uid: string;
+  attester: string;
+  signed: string;
+  created_at: number;
+}
+
+export interface TrustDatabase {
+  issuer_keys: IssuerKeysTable;
+  receipts: ReceiptsTable;
+  attestations: AttestationsTable;
+}
+
+export type TrustDb = Kysely<TrustDatabase>;

@@ -1,0 +1,175 @@
+/**
+ * @module keys/keyring
+ * Issuer keys: each organization signs with a P-256 key and a secp256k1 key,
+ * generated together on first use. Rotation retires the active pair (it stays
+ * published, so old receipts keep verifying) and the next use creates a new one.
+ * Decrypted keys are kept in memory by key id; a key id never changes content.
+ */
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { newId } from '@xv/platform';
+import type { Hex } from 'viem';
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import type { IssuerKeysTable, TrustDb } from '../db.js';
+import type { KeyEncryptionKey } from './kek.js';
+
+export interface P256PublicJwk {
+  kty: 'EC';
+  crv: 'P-256';
+  x: string;
+  y: string;
+}
+
+export interface IssuerKey {
+  keyId: string;
+  orgId: string;
+  did: string;
+  status: 'active' | 'retired';
+  jwk: P256PublicJwk;
+  ethAddress: Hex;
+  createdAt: number;
+  retiredAt: number | null;
+}
+
+export interface SigningKey extends IssuerKey {
+  p256Private: KeyObject;
+  secp256k1: PrivateKeyAccount;
+}
+
+export class Keyring {
+  private readonly unlocked = new Map<string, SigningKey>();
+  private readonly publicKeys = new Map<string, KeyObject>();
+
+  constructor(
+    private readonly db: TrustDb,
+    private readonly kek: KeyEncryptionKey,
+  ) {}
+
+  /** The organization's active signing key, created on first use. */
+  async signingKey(issuer: { orgId: string; did: string }): Promise<SigningKey> {
+    const row = (await this.activeRow(issuer.orgId)) ?? (await this.create(issuer.orgId, issuer.did));
+    return this.unlock(row);
+  }
+
+  /** A key of an organization by id, active or retired. */
+  async key(orgId: string, keyId: string): Promise<IssuerKey | undefined> {
+    const row = await this.db
+      .selectFrom('issuer_keys')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
+    return row && toIssuerKey(row);
+  }
+
+  /** Every published key: active ones and retired ones. */
+  async all(): Promise<IssuerKey[]> {
+    const rows = await this.db
+      .selectFrom('issuer_keys')
+      .selectAll()
+      .orderBy('org_id')
+      .orderBy('created_at')
+      .execute();
+    return rows.map(toIssuerKey);
+  }
+
+  /** A node:crypto public key for a JWK, kept by its coordinates. */
+  publicKeyObject(jwk: P256PublicJwk): KeyObject {
+    const cacheKey = `${jwk.x}.${jwk.y}`;
+    let key = this.publicKeys.get(cacheKey);
+    if (!key) {
+      key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y }, format: 'jwk' });
+      if (this.publicKeys.size > 10_000) this.publicKeys.clear();
+      this.publicKeys.set(cacheKey, key);
+    }
+    return key;
+  }
+
+  /** Retires the active key of `orgId` and creates its successor (an operator action). */
+  async rotate(issuer: {
+    orgId: string;
+    did: string;
+  }): Promise<{ retired: string | null; active: IssuerKey }> {
+    const { orgId } = issuer;
+    const current = await this.activeRow(orgId);
+    if (current)
+      await this.db
+        .updateTable('issuer_keys')
+        .set({ status: 'retired', retired_at: Date.now() })
+        .where('key_id', '=', current.key_id)
+        .where('status', '=', 'active')
+        .execute();
+    const next = await this.create(orgId, current?.did ?? issuer.did);
+    return { retired: current?.key_id ?? null, active: toIssuerKey(next) };
+  }
+
+  private activeRow(orgId: string) {
+    return this.db
+      .selectFrom('issuer_keys')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+  }
+
+  private async create(orgId: string, did: string): Promise<IssuerKeysTable> {
+    const keyId = newId('key');
+    const p256 = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const { x, y } = p256.publicKey.export({ format: 'jwk' });
+    const secp256k1 = generatePrivateKey();
+    const row: IssuerKeysTable = {
+      key_id: keyId,
+      org_id: orgId,
+      did,
+      status: 'active',
+      p256_jwk: JSON.stringify({ kty: 'EC', crv: 'P-256', x, y }),
+      p256_private: this.kek.encrypt(
+        p256.privateKey.export({ format: 'der', type: 'pkcs8' }),
+        `${keyId}:p256`,
+      ),
+      secp256k1_private: this.kek.encrypt(Buffer.from(secp256k1.slice(2), 'hex'), `${keyId}:secp256k1`),
+      eth_address: privateKeyToAccount(secp256k1).address,
+      created_at: Date.now(),
+      retired_at: null,
+    };
+    try {
+      await this.db.insertInto('issuer_keys').values(row).execute();
+      return row;
+    } catch (error) {
+      // Another request created the organization's key at the same moment: use that one.
+      const winner = await this.activeRow(orgId);
+      if (winner) return winner;
+      throw error;
+    }
+  }
+
+  private unlock(row: IssuerKeysTable): SigningKey {
+    const cached = this.unlocked.get(row.key_id);
+    if (cached) return cached;
+    const p256Private = createPrivateKey({
+      key: this.kek.decrypt(row.p256_private, `${row.key_id}:p256`),
+      format: 'der',
+      type: 'pkcs8',
+    });
+    const secp = this.kek.decrypt(row.secp256k1_private, `${row.key_id}:secp256k1`);
+    const key: SigningKey = {
+      ...toIssuerKey(row),
+      p256Private,
+      secp256k1: privateKeyToAccount(`0x${secp.toString('hex')}`),
+    };
+    this.unlocked.set(row.key_id, key);
+    return key;
+  }
+}
+
+function toIssuerKey(row: IssuerKeysTable): IssuerKey {
+  return {
+    keyId: row.key_id,
+    orgId: row.org_id,
+    did: row.did,
+    status: row.status,
+    jwk: JSON.parse(row.p256_jwk) as P256PublicJwk,
+    ethAddress: row.eth_address as Hex,
+    createdAt: row.created_at,
+    retiredAt: row.retired_at,
+  };
+}

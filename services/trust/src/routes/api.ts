@@ -1,0 +1,373 @@
+/**
+ * @module routes/api
+ * The trust service's JSON API. Reads like the spec's table:
+ *
+ * | method | path                            | auth                                  |
+ * |--------|---------------------------------|---------------------------------------|
+ * | POST   | /api/seal                       | SSO session (or demo mode)            |
+ * | GET    | /api/verify?receiptId=          | none                                  |
+ * | POST   | /api/verify                     | none                                  |
+ * | POST   | /api/anchor                     | none                                  |
+ * | POST   | /api/attestation                | member / `attest:issue` token, or demo |
+ * | GET    | /api/keys/jwks                  | none                                  |
+ * | GET    | /api/receipts/{receiptId}       | none (beyond the spec)                |
+ * | GET    | /api/receipts/{receiptId}/proof | none: the manifest as a file          |
+ * | GET    | /api/attestations/{id}          | none (beyond the spec)                |
+ */
+import {
+  type App,
+  type AuthGuard,
+  activeMembership,
+  bearerToken,
+  createRoute,
+  isSharedDomainOrigin,
+  platformErrors,
+  publicCors,
+  type ServiceContext,
+  sharedDomainCors,
+  z,
+} from '@xv/platform';
+import type { Context } from 'hono';
+import type { Attestations } from '../attestations/attestations.js';
+import { errors } from '../errors.js';
+import type { Issuer, IssuerDirectory } from '../issuers/directory.js';
+import type { Keyring } from '../keys/keyring.js';
+import type { Receipts } from '../seal/receipts.js';
+import { asP256Jwk } from '../seal/verify.js';
+
+export interface ApiOptions {
+  ctx: ServiceContext;
+  receipts: Receipts;
+  attestations: Attestations;
+  keyring: Keyring;
+  directory: IssuerDirectory;
+  guard: AuthGuard;
+  demo: boolean;
+}
+
+const json = <T extends z.ZodType>(description: string, schema: T) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const body = <T extends z.ZodType>(schema: T) => ({
+  body: { required: true, content: { 'application/json': { schema } } },
+});
+
+/** Any JSON value, but present (a missing `output` or `claim` is a 400). */
+const requiredJson = (name: string) =>
+  z.unknown().refine((value) => value !== undefined, { message: `${name} is required` });
+
+const ReceiptId = z.string().regex(/^rcpt_[0-9a-z]{26}$/, 'must be a receipt id (rcpt_…)');
+const AttestationId = z.string().regex(/^att_[0-9a-z]{26}$/, 'must be an attestation id (att_…)');
+const IssuerId = z.string().min(1).max(64);
+const Loose = z.record(z.string(), z.unknown());
+
+const AnchorResult = z
+  .object({ mode: z.string(), txHash: z.string(), ref: z.string(), explorerUrl: z.string() })
+  .openapi('AnchorResult');
+const Receipt = z
+  .object({
+    receiptId: z.string(),
+    outputHash: z.string(),
+    inputHash: z.string().optional(),
+    manifestHash: z.string(),
+    issuerId: z.string(),
+    issuerName: z.string(),
+    identityVerified: z.boolean(),
+    authLevel: z.string(),
+    tier: z.number(),
+    modelId: z.string(),
+    issuedAt: z.string(),
+    keyId: z.string(),
+    p256Sig: z.string(),
+    ethSig: z.string(),
+    anchor: Loose,
+    manifest: Loose,
+    verifyUrl: z.string(),
+    proofUrl: z.string(),
+  })
+  .openapi('SealReceipt');
+const Verification = z
+  .object({
+    status: z.string(),
+    integrity: z.string(),
+    manifestHash: z.string(),
+    issuer: Loose,
+    checks: Loose,
+    reason: z.string().optional(),
+    message: z.string().optional(),
+    anchor: Loose.optional(),
+    receiptId: z.string().optional(),
+  })
+  .openapi('VerificationResult');
+
+const sealRoute = createRoute({
+  method: 'post',
+  path: '/api/seal',
+  summary: 'Seal a record or AI result: signed manifest and receipt',
+  request: body(
+    z.object({
+      modelId: z.string().min(1).max(200),
+      output: requiredJson('output'),
+      input: z.unknown().optional(),
+      storeInput: z.boolean().optional(),
+      tier: z.number().int().min(1).max(3).default(1),
+      anchorNow: z.boolean().optional(),
+      issuerId: IssuerId.optional(),
+    }),
+  ),
+  responses: {
+    200: json('The seal receipt', Receipt),
+    403: json('stepup_required: tier 2 and above need AAL3 (stepUpUrl says where)', Loose),
+  },
+});
+
+const verifyReceiptRoute = createRoute({
+  method: 'get',
+  path: '/api/verify',
+  summary: 'Verify a receipt: signatures, integrity, issuer and anchor',
+  request: { query: z.object({ receiptId: ReceiptId }) },
+  responses: { 200: json('The verification result', Verification) },
+});
+
+const verifyProofRoute = createRoute({
+  method: 'post',
+  path: '/api/verify',
+  summary: 'Verify a proof (a serialized manifest) without the source data',
+  request: body(
+    z.object({
+      proof: z.union([z.string().min(1), Loose]),
+      publicJwk: Loose.optional(),
+    }),
+  ),
+  responses: { 200: json('The verification result; a proof that fails is still a 200', Verification) },
+});
+
+const anchorRoute = createRoute({
+  method: 'post',
+  path: '/api/anchor',
+  summary: "Anchor a receipt's manifest hash on chain (idempotent)",
+  request: body(z.object({ receiptId: ReceiptId })),
+  responses: { 200: json('The anchor result', AnchorResult) },
+});
+
+const attestationRoute = createRoute({
+  method: 'post',
+  path: '/api/attestation',
+  summary: 'Issue an EAS off-chain attestation (version 2) signed by the issuer',
+  request: body(
+    z.object({
+      schema: z.string().min(1).max(500),
+      subject: z.string().min(1).max(500),
+      claim: requiredJson('claim'),
+      issuerId: IssuerId.optional(),
+    }),
+  ),
+  responses: {
+    200: json(
+      'The attestation result and the full signed object',
+      z.object({
+        attestationId: z.string(),
+        digest: z.string(),
+        sig: z.string(),
+        verifyUrl: z.string(),
+        uid: z.string(),
+        attester: z.string(),
+        issuerId: z.string(),
+        attestation: Loose,
+      }),
+    ),
+  },
+});
+
+const KeyEntry = z
+  .object({
+    kid: z.string(),
+    keyId: z.string(),
+    did: z.string(),
+    jwk: z.object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string(), y: z.string() }),
+    ethAddress: z.string(),
+    status: z.enum(['active', 'retired']),
+    createdAt: z.string(),
+    retiredAt: z.string().nullable(),
+  })
+  .openapi('IssuerKey');
+
+const jwksRoute = createRoute({
+  method: 'get',
+  path: '/api/keys/jwks',
+  summary: 'Issuer public keys (active and retired)',
+  responses: { 200: json('The issuer key set', z.object({ keys: z.array(KeyEntry) })) },
+});
+
+const receiptRoute = createRoute({
+  method: 'get',
+  path: '/api/receipts/{receiptId}',
+  summary: 'A seal receipt',
+  request: { params: z.object({ receiptId: ReceiptId }) },
+  responses: { 200: json('The seal receipt', Receipt) },
+});
+
+const proofRoute = createRoute({
+  method: 'get',
+  path: '/api/receipts/{receiptId}/proof',
+  summary: 'Download the proof (the manifest) of a receipt as a file',
+  request: { params: z.object({ receiptId: ReceiptId }) },
+  responses: { 200: json('The manifest {claim, manifestHash, signatures}', Loose) },
+});
+
+const attestationGetRoute = createRoute({
+  method: 'get',
+  path: '/api/attestations/{attestationId}',
+  summary: 'An attestation, with its signature checked',
+  request: { params: z.object({ attestationId: AttestationId }) },
+  responses: { 200: json('The attestation', Loose) },
+});
+
+export function registerApi(app: App, o: ApiOptions) {
+  const { ctx, receipts, attestations, keyring, directory } = o;
+  const { sharedDomain } = ctx.settings;
+  const identityUrl = ctx.settings.services.identity.url;
+  const trustUrl = ctx.settings.services.trust.url;
+
+  for (const path of ['/api/seal', '/api/attestation']) app.use(path, sharedDomainCors(sharedDomain));
+  for (const path of ['/api/verify', '/api/anchor', '/api/keys/*', '/api/receipts/*', '/api/attestations/*'])
+    app.use(path, publicCors());
+
+  /** Where the person comes back after stepping up: the page that asked, when it is one of ours. */
+  const stepUpUrl = (c: Context) => {
+    const referer = c.req.header('referer');
+    let back = `${trustUrl}/verify`;
+    try {
+      if (referer && isSharedDomainOrigin(new URL(referer).origin, sharedDomain)) back = referer;
+    } catch {}
+    return `${identityUrl}/step-up?aal=AAL3&redirect=${encodeURIComponent(back)}`;
+  };
+
+  /** The organization a seal is issued for, and the assurance level it was authorised with. */
+  async function sealer(
+    c: Context,
+    issuerId: string | undefined,
+  ): Promise<{ issuer: Issuer; authLevel: string }> {
+    if (issuerId !== undefined && directory.isDemo(issuerId))
+      return { issuer: directory.demoIssuer, authLevel: 'AAL1' };
+    const session = await ctx.sso.sessionOf(c);
+    if (!session) {
+      if (!o.demo) throw platformErrors.unauthenticated();
+      if (issuerId !== undefined) throw errors.demo_only();
+      return { issuer: directory.demoIssuer, authLevel: 'AAL1' };
+    }
+    const membership =
+      issuerId !== undefined
+        ? session.memberships.find((m) => m.org_id === issuerId)
+        : activeMembership(session, c);
+    if (issuerId !== undefined && !membership) throw errors.not_a_member();
+    if (!membership) throw errors.no_organization();
+    return { issuer: await directory.require(membership.org_id), authLevel: session.aal };
+  }
+
+  app.openapi(sealRoute, async (c) => {
+    const request = c.req.valid('json');
+    const { issuer, authLevel } = await sealer(c, request.issuerId);
+    if (request.tier >= 2 && authLevel !== 'AAL3')
+      throw errors.stepup_required(undefined, { stepUpUrl: stepUpUrl(c), requiredAal: 'AAL3' });
+    const receipt = await receipts.seal({
+      issuer,
+      authLevel,
+      modelId: request.modelId,
+      output: request.output,
+      input: request.input,
+      storeInput: request.storeInput === true,
+      tier: request.tier,
+    });
+    if (request.anchorNow) {
+      try {
+        receipt.anchor = await receipts.anchor(receipt.receiptId);
+      } catch (error) {
+        // The seal stands; anchoring can be asked for again with POST /api/anchor.
+        c.get('logger').warn({ err: error, receiptId: receipt.receiptId }, 'anchorNow failed');
+        receipt.anchor = { mode: 'none', error: 'relayer_unavailable' } as never;
+      }
+    }
+    return c.json(receipt, 200);
+  });
+
+  app.openapi(verifyReceiptRoute, async (c) =>
+    c.json(await receipts.verifyReceipt(c.req.valid('query').receiptId), 200),
+  );
+
+  app.openapi(verifyProofRoute, async (c) => {
+    const { proof, publicJwk } = c.req.valid('json');
+    const text = typeof proof === 'string' ? proof : JSON.stringify(proof);
+    return c.json(await receipts.verifyProof(text, publicJwk ? asP256Jwk(publicJwk) : undefined), 200);
+  });
+
+  app.openapi(anchorRoute, async (c) => c.json(await receipts.anchor(c.req.valid('json').receiptId), 200));
+
+  app.openapi(attestationRoute, async (c) => {
+    const request = c.req.valid('json');
+    const issuer = await attester(c, request.issuerId);
+    return c.json(await attestations.issue(issuer, request), 200);
+  });
+
+  /** contract.md: a member of the organization, or a token with `attest:issue` for it; anonymous only in demo. */
+  async function attester(c: Context, issuerId: string | undefined): Promise<Issuer> {
+    if (issuerId !== undefined && directory.isDemo(issuerId)) return directory.demoIssuer;
+    if (o.demo && bearerToken(c) === undefined && !(await ctx.sso.sessionOf(c))) {
+      if (issuerId !== undefined) throw errors.demo_only();
+      return directory.demoIssuer;
+    }
+    const actor = await o.guard.authorize(c, { scope: 'attest:issue', orgId: issuerId });
+    if (!actor.orgId) throw actor.kind === 'user' ? errors.no_organization() : errors.issuer_required();
+    return directory.require(actor.orgId);
+  }
+
+  app.openapi(jwksRoute, async (c) => {
+    const keys = await keyring.all();
+    c.header('Cache-Control', 'public, max-age=60');
+    return c.json(
+      {
+        keys: keys.map((k) => ({
+          kid: k.orgId,
+          keyId: k.keyId,
+          did: k.did,
+          jwk: k.jwk,
+          ethAddress: k.ethAddress,
+          status: k.status,
+          createdAt: new Date(k.createdAt).toISOString(),
+          retiredAt: k.retiredAt === null ? null : new Date(k.retiredAt).toISOString(),
+        })),
+      },
+      200,
+    );
+  });
+
+  app.openapi(receiptRoute, async (c) =>
+    c.json(receipts.view(await receipts.find(c.req.valid('param').receiptId)), 200),
+  );
+
+  app.openapi(proofRoute, async (c) => {
+    const row = await receipts.find(c.req.valid('param').receiptId);
+    c.header('Content-Disposition', `attachment; filename="${row.receipt_id}.proof.json"`);
+    // Stored with JSON.stringify, so parsing and serialising again gives the same bytes.
+    return c.json(JSON.parse(row.manifest) as Record<string, unknown>, 200);
+  });
+
+  app.openapi(attestationGetRoute, async (c) => {
+    const { row, attestation, signatureValid } = await attestations.find(c.req.valid('param').attestationId);
+    return c.json(
+      {
+        attestationId: row.attestation_id,
+        issuerId: row.org_id,
+        schema: row.schema,
+        subject: row.subject,
+        digest: row.digest,
+        uid: row.uid,
+        attester: row.attester,
+        signatureValid,
+        attestation,
+      },
+      200,
+    );
+  });
+}

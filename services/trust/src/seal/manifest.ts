@@ -1,0 +1,54 @@
+/**
+ * @module seal/manifest
+ * The signed manifest: a claim and two signatures over it.
+ *
+ * - `manifestHash` = `sha256-` + hex SHA-256 of the RFC 8785 bytes of the claim.
+ * - `p256Sig` = base64url of the raw 64-byte r‖s ECDSA P-256/SHA-256 signature over
+ *   those same RFC 8785 bytes (what WebCrypto's `verify` takes).
+ * - `ethSig` = EIP-191 `personal_sign` by the issuer's secp256k1 key over the 32 raw
+ *   bytes of the manifest digest: 0x + r‖s‖v (65 bytes), lowercase hex.
+ *
+ * docs/trust-proof-format.md states the same, with a worked example.
+ */
+import { sign as signP256 } from 'node:crypto';
+import type { Hex } from 'viem';
+import { canonicalBytes, sha256, taggedHash } from '../crypto/canonical.js';
+import type { SigningKey } from '../keys/keyring.js';
+
+export const CLAIM_TYPE = 'xv.seal.v1';
+
+export interface Claim {
+  type: typeof CLAIM_TYPE;
+  receiptId: string;
+  modelId: string;
+  outputHash: string;
+  inputHash?: string;
+  tier: number;
+  issuer: {
+    orgId: string;
+    name: string;
+    did: string;
+    identityVerified: boolean;
+    keyId: string;
+    ethAddress: string;
+  };
+  authLevel: string;
+  issuedAt: string;
+}
+
+export interface Manifest {
+  claim: Claim;
+  manifestHash: string;
+  signatures: { p256Sig: string; ethSig: Hex };
+}
+
+/** Signs `claim` with both of the issuer's keys. */
+export async function signManifest(claim: Claim, key: SigningKey): Promise<Manifest> {
+  const bytes = canonicalBytes(claim);
+  const digest = sha256(bytes);
+  const p256Sig = signP256('sha256', bytes, { key: key.p256Private, dsaEncoding: 'ieee-p1363' }).toString(
+    'base64url',
+  );
+  const ethSig = await key.secp256k1.signMessage({ message: { raw: digest } });
+  return { claim, manifestHash: taggedHash(digest), signatures: { p256Sig, ethSig } };
+}

@@ -1,0 +1,271 @@
+/**
+ * @module seal/receipts
+ * Sealing a record into a receipt, anchoring its manifest hash through the relayer,
+ * and verifying a receipt (signatures, issuer, chain) or a bare proof.
+ */
+import { newId } from '@xv/platform';
+import type { ChainReader } from '../anchoring/chain-check.js';
+import type { RelayerAnchor, RelayerClient } from '../anchoring/relayer-client.js';
+import { contentBytes, hashContent, sha256, taggedHash } from '../crypto/canonical.js';
+import type { ReceiptsTable, TrustDb } from '../db.js';
+import { errors } from '../errors.js';
+import type { Issuer, IssuerDirectory } from '../issuers/directory.js';
+import type { Keyring, P256PublicJwk } from '../keys/keyring.js';
+import { CLAIM_TYPE, type Claim, type Manifest, signManifest } from './manifest.js';
+import { type ManifestVerification, parseProof, verifyManifest } from './verify.js';
+
+export interface SealRequest {
+  issuer: Issuer;
+  authLevel: string;
+  modelId: string;
+  output: unknown;
+  input?: unknown;
+  storeInput?: boolean;
+  tier: number;
+}
+
+export interface AnchorResult {
+  mode: 'onchain';
+  txHash: string;
+  ref: string;
+  explorerUrl: string;
+}
+
+export type AnchorView = AnchorResult | { mode: 'none' };
+
+export interface ReceiptView {
+  receiptId: string;
+  outputHash: string;
+  inputHash?: string;
+  manifestHash: string;
+  issuerId: string;
+  issuerName: string;
+  identityVerified: boolean;
+  authLevel: string;
+  tier: number;
+  modelId: string;
+  issuedAt: string;
+  keyId: string;
+  p256Sig: string;
+  ethSig: string;
+  anchor: AnchorView;
+  manifest: Manifest;
+  verifyUrl: string;
+  proofUrl: string;
+}
+
+export interface ReceiptVerification extends ManifestVerification {
+  receiptId: string;
+  issuer: ManifestVerification['issuer'] & { orgName: string; verified: boolean };
+  anchor: {
+    onChain: boolean;
+    txHash: string | null;
+    mode: 'onchain' | 'none';
+    explorerUrl?: string;
+    blockNumber?: number | null;
+    confirmations?: number;
+    problem?: string;
+  };
+}
+
+export interface ReceiptsOptions {
+  db: TrustDb;
+  keyring: Keyring;
+  directory: IssuerDirectory;
+  relayer: RelayerClient;
+  chain: ChainReader;
+  trustUrl: string;
+  inputLimitBytes: number;
+}
+
+/** The 0x form of a manifest hash: the 32 bytes anchored on chain. */
+export const anchorRef = (manifestHash: string) => `0x${manifestHash.slice('sha256-'.length)}`;
+
+export class Receipts {
+  constructor(private readonly o: ReceiptsOptions) {}
+
+  async seal(request: SealRequest): Promise<ReceiptView> {
+    const { issuer } = request;
+    const outputHash = hashContent(request.output);
+    let inputHash: string | undefined;
+    let inputJson: string | null = null;
+    if (request.input !== undefined) {
+      const inputBytes = contentBytes(request.input);
+      inputHash = taggedHash(sha256(inputBytes));
+      if (request.storeInput) {
+        if (inputBytes.length > this.o.inputLimitBytes)
+          throw errors.input_too_large(`A stored input may be at most ${this.o.inputLimitBytes} bytes.`);
+        inputJson = JSON.stringify(request.input);
+      }
+    }
+    const key = await this.o.keyring.signingKey(issuer);
+    const receiptId = newId('rcpt');
+    const issuedAt = new Date();
+    const claim: Claim = {
+      type: CLAIM_TYPE,
+      receiptId,
+      modelId: request.modelId,
+      outputHash,
+      ...(inputHash ? { inputHash } : {}),
+      tier: request.tier,
+      issuer: {
+        orgId: issuer.orgId,
+        name: issuer.name,
+        did: issuer.did,
+        identityVerified: issuer.verified,
+        keyId: key.keyId,
+        ethAddress: key.ethAddress,
+      },
+      authLevel: request.authLevel,
+      issuedAt: issuedAt.toISOString(),
+    };
+    const manifest = await signManifest(claim, key);
+    const row: ReceiptsTable = {
+      receipt_id: receiptId,
+      org_id: issuer.orgId,
+      key_id: key.keyId,
+      issuer_name: issuer.name,
+      identity_verified: issuer.verified ? 1 : 0,
+      auth_level: request.authLevel,
+      model_id: request.modelId,
+      tier: request.tier,
+      output_hash: outputHash,
+      input_hash: inputHash ?? null,
+      input_json: inputJson,
+      manifest_hash: manifest.manifestHash,
+      manifest: JSON.stringify(manifest),
+      created_at: issuedAt.getTime(),
+      anchor_ref: null,
+      anchor_tx_hash: null,
+      anchor_explorer_url: null,
+      anchor_from: null,
+      anchor_chain_id: null,
+      anchored_at: null,
+    };
+    await this.o.db.insertInto('receipts').values(row).execute();
+    return this.view(row);
+  }
+
+  async find(receiptId: string): Promise<ReceiptsTable> {
+    const row = await this.o.db
+      .selectFrom('receipts')
+      .selectAll()
+      .where('receipt_id', '=', receiptId)
+      .executeTakeFirst();
+    if (!row) throw errors.receipt_not_found();
+    return row;
+  }
+
+  view(row: ReceiptsTable): ReceiptView {
+    const manifest = JSON.parse(row.manifest) as Manifest;
+    return {
+      receiptId: row.receipt_id,
+      outputHash: row.output_hash,
+      ...(row.input_hash ? { inputHash: row.input_hash } : {}),
+      manifestHash: row.manifest_hash,
+      issuerId: row.org_id,
+      issuerName: row.issuer_name,
+      identityVerified: row.identity_verified === 1,
+      authLevel: row.auth_level,
+      tier: row.tier,
+      modelId: row.model_id,
+      issuedAt: manifest.claim.issuedAt,
+      keyId: row.key_id,
+      p256Sig: manifest.signatures.p256Sig,
+      ethSig: manifest.signatures.ethSig,
+      anchor: anchorOf(row),
+      manifest,
+      verifyUrl: `${this.o.trustUrl}/verify/${row.receipt_id}`,
+      proofUrl: `${this.o.trustUrl}/api/receipts/${row.receipt_id}/proof`,
+    };
+  }
+
+  /**
+   * Anchors the receipt's manifest hash through the relayer. Idempotent: the relayer
+   * keeps one anchor per hash, so asking again (even after a crash on either side)
+   * returns the same transaction.
+   */
+  async anchor(receiptId: string): Promise<AnchorResult> {
+    const row = await this.find(receiptId);
+    const ref = anchorRef(row.manifest_hash);
+    let anchored: RelayerAnchor;
+    try {
+      anchored = await this.o.relayer.anchor(ref);
+    } catch (error) {
+      const known = anchorOf(row);
+      if (known.mode === 'onchain') return known;
+      throw error;
+    }
+    await this.remember(row, anchored);
+    return { mode: 'onchain', txHash: anchored.txHash, ref, explorerUrl: anchored.explorerUrl };
+  }
+
+  async verifyReceipt(receiptId: string): Promise<ReceiptVerification> {
+    const row = await this.find(receiptId);
+    const manifest = parseProof(row.manifest);
+    const checked = await verifyManifest(manifest, this.o.keyring);
+    // The stored hash is what was handed out at sealing time: it must still match.
+    if (checked.status === 'valid' && checked.manifestHash !== row.manifest_hash) {
+      checked.status = 'invalid';
+      checked.integrity = 'tampered';
+      checked.reason = 'tampered';
+    }
+    const issuer = await this.o.directory.resolve(row.org_id).catch(() => null);
+    return {
+      ...checked,
+      receiptId,
+      issuer: {
+        ...checked.issuer,
+        orgId: row.org_id,
+        orgName: issuer?.name ?? row.issuer_name,
+        verified: issuer ? issuer.verified : row.identity_verified === 1,
+      },
+      anchor: await this.anchorEvidence(row),
+    };
+  }
+
+  verifyProof(proof: string, publicJwk?: P256PublicJwk): Promise<ManifestVerification> {
+    return verifyManifest(parseProof(proof), this.o.keyring, publicJwk ? { publicJwk } : {});
+  }
+
+  private async anchorEvidence(row: ReceiptsTable): Promise<ReceiptVerification['anchor']> {
+    if (!row.anchor_ref || !row.anchor_tx_hash || !row.anchor_from)
+      return { onChain: false, txHash: null, mode: 'none' };
+    // A stuck transaction may have been replaced since: ask the relayer which one is current.
+    let txHash = row.anchor_tx_hash;
+    let explorerUrl = row.anchor_explorer_url ?? undefined;
+    const latest = await this.o.relayer.status(row.anchor_ref).catch(() => null);
+    if (latest && latest.txHash !== txHash) {
+      await this.remember(row, latest);
+      txHash = latest.txHash;
+      explorerUrl = latest.explorerUrl;
+    }
+    const evidence = await this.o.chain.confirm(txHash, { ref: row.anchor_ref, from: row.anchor_from });
+    return { mode: 'onchain', txHash, ...(explorerUrl ? { explorerUrl } : {}), ...evidence };
+  }
+
+  private async remember(row: ReceiptsTable, anchored: RelayerAnchor) {
+    await this.o.db
+      .updateTable('receipts')
+      .set({
+        anchor_ref: anchored.ref,
+        anchor_tx_hash: anchored.txHash,
+        anchor_explorer_url: anchored.explorerUrl,
+        anchor_from: anchored.from,
+        anchor_chain_id: anchored.chainId,
+        anchored_at: row.anchored_at ?? Date.now(),
+      })
+      .where('receipt_id', '=', row.receipt_id)
+      .execute();
+  }
+}
+
+function anchorOf(row: ReceiptsTable): AnchorView {
+  if (!row.anchor_ref || !row.anchor_tx_hash) return { mode: 'none' };
+  return {
+    mode: 'onchain',
+    txHash: row.anchor_tx_hash,
+    ref: row.anchor_ref,
+    explorerUrl: row.anchor_explorer_url ?? '',
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * @module settings
+ * The trust service's own settings.
+ */
+import { flag, httpUrl, setting, z } from '@xv/platform';
+
+export const trustSettings = {
+  demo: setting('XV_TRUST_DEMO', flag(false)),
+  kek: setting(
+    'XV_TRUST_KEK',
+    z
+      .string()
+      .regex(
+        /^([0-9a-fA-F]{64}|[A-Za-z0-9_-]{43}=?)$/,
+        'must be 32 bytes as 64 hex digits or base64url (e.g. `openssl rand -hex 32`)',
+      )
+      .optional(),
+    { secret: true },
+  ),
+  chainToken: setting('XV_CHAIN_TOKEN', z.string().min(24, 'must be at least 24 characters').optional(), {
+    secret: true,
+  }),
+  chainRpcUrl: setting('XV_CHAIN_RPC_URL', httpUrl().default('http://127.0.0.1:8545')),
+  easChainId: setting('XV_TRUST_EAS_CHAIN_ID', z.coerce.number().int().positive().default(31337)),
+  easContract: setting(
+    'XV_TRUST_EAS_CONTRACT',
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')
+      .default('0xA1207F3BBa224E2c9c3c6D5aF63D0eb1582Ce587'),
+  ),
+  easVersion: setting('XV_TRUST_EAS_VERSION', z.string().min(1).max(20).default('1.2.0')),
+  storeInputLimitBytes: setting(
+    'XV_TRUST_INPUT_LIMIT_BYTES',
+    z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(256 * 1024),
+  ),
+};
