@@ -1,0 +1,64 @@
+/**
+ * The lead form in a real browser (Chromium): with ALTCHA on, the page's inline
+ * script solves the proof of work and the lead is stored.
+ */
+import { openDatabase } from '@xv/platform';
+import { type RunningService, startService, tempDir } from '@xv/platform/testing';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orchestrationService } from '../src/service.js';
+
+const ADMIN_TOKEN = 'operator-token-0123456789';
+
+describe('lead form page in a browser', () => {
+  let service: RunningService;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    service = await startService(orchestrationService, {
+      database: await openDatabase({ service: 'orchestration', dataDir: tempDir() }),
+      env: { XV_LEAD_CHALLENGE: 'altcha', XV_ALTCHA_MAX_NUMBER: '5000', XV_ORCH_ADMIN_TOKEN: ADMIN_TOKEN },
+    });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
+    });
+  });
+  afterAll(() => browser?.close());
+
+  it('solves the ALTCHA challenge in the page and stores the lead', async () => {
+    const page = await browser.newPage();
+    // localhost is a secure context, where WebCrypto is available.
+    await page.goto(`${service.url.replace('127.0.0.1', 'localhost')}/lead`);
+    await page.getByLabel('Name').fill('Browser Person');
+    await page.getByLabel('Work e-mail').fill('person@browser.example');
+    await page.getByLabel('Company (optional)').fill('Browsers Inc');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/\/lead\?sent=1$/);
+    await expect(page.getByRole('status').textContent()).resolves.toContain('Thank you');
+
+    const { leads } = await (
+      await service.fetch('/api/leads', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    ).json();
+    expect(leads[0]).toMatchObject({ email: 'person@browser.example', company: 'Browsers Inc' });
+  });
+
+  it('shows the refusal of a personal address next to the form', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${service.url.replace('127.0.0.1', 'localhost')}/lead`);
+    await page.getByLabel('Name').fill('Home Person');
+    await page.getByLabel('Work e-mail').fill('home@gmail.com');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForSelector('.status.error');
+    expect(await page.getByRole('status').textContent()).toContain('work e-mail');
+    expect(await page.getByLabel('Name').inputValue()).toBe('Home Person');
+  });
+});
