@@ -54,6 +54,6 @@ export const agentService = defineService({
         tools: { kbUrl: settings.services.knowledge.url, kbToken: config.kbToken, tickets },
       },
     });
-    registerChatPage(app);
+    registerChatPage(app, { maxMessageChars: config.maxMessageChars });
   },
 });

@@ -1,17 +1,7 @@
 import { type Database, openDatabase } from '@xv/platform';
 import { answer, describeEachDatabase, type ModelServer, startModelServer } from '@xv/platform/testing';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import {
-  type Agent,
-  chat,
-  MODEL_KEY,
-  modelEnv,
-  newSession,
-  seen,
-  startAgent,
-  state,
-  until,
-} from './helpers.js';
+import { chat, MODEL_KEY, modelEnv, newSession, seen, startAgent, state, until } from './helpers.js';
 
 const extraHandles: Database[] = [];
 afterAll(async () => {

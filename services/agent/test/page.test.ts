@@ -1,0 +1,76 @@
+import { openDatabase } from '@xv/platform';
+import { answer, callTool, type ModelServer, startModelServer, tempDir } from '@xv/platform/testing';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Agent, MODEL_KEY, modelEnv, startAgent } from './helpers.js';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
+
+describe('the chat page', () => {
+  let model: ModelServer;
+  let agent: Agent;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    model = await startModelServer({ apiKey: MODEL_KEY });
+    agent = await startAgent(await openDatabase({ service: 'agent', dataDir: tempDir() }), modelEnv(model));
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await model.close();
+  });
+  beforeEach(async () => {
+    model.reset();
+    page = await browser.newPage();
+  });
+
+  async function send(text: string) {
+    await page.getByLabel('Your message').fill(text);
+    await page.getByRole('button', { name: 'Send' }).click();
+  }
+
+  it('streams an answer, marks the tool used, and keeps the conversation across a reload', async () => {
+    model.script(
+      callTool('estimateAiRoi', { department: 'sales', headcount: 3, avgMonthlySalaryVnd: 20_000_000 }),
+      answer('Sales would save about 12 million VND a month.', { delayMs: 10 }),
+    );
+    await page.goto(agent.url);
+    await send('What would AI save our sales team?');
+    const reply = page.locator('.message.assistant').last();
+    await expect
+      .poll(() => reply.locator('.body').textContent())
+      .toBe('Sales would save about 12 million VND a month.');
+    expect(await reply.locator('.tool').textContent()).toContain('Estimated the AI return on investment');
+
+    const session = await page.evaluate(() => localStorage.getItem('xv-agent-session'));
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    const state = await (await agent.fetch(`/api/state?session=${session}`)).json();
+    expect(state.messageCount).toBe(2);
+
+    await page.reload();
+    await expect.poll(() => page.locator('.message').count()).toBe(2);
+    expect(await page.locator('.message.assistant .tool').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    expect(await page.locator('.message').count()).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem('xv-agent-session'))).not.toBe(session);
+  });
+
+  it('shows the error when the model fails before answering', async () => {
+    await page.goto(agent.url);
+    await send('hello');
+    const reply = page.locator('.message.assistant').last();
+    await expect.poll(() => reply.getAttribute('class')).toContain('error');
+    expect(await reply.locator('.body').textContent()).toContain('model failed');
+  });
+});
