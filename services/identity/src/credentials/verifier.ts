@@ -92,6 +92,8 @@ export class CredentialVerifier {
     if (!key) fail('unknown_key', 'The credential names no key of this issuer.');
     if (!verifyEs256(jws, key!.publicKey)) fail('bad_signature', 'The signature does not verify.');
 
+    // Disclosures first: one that smuggles in a clear claim (vct, cnf…) is named for what it is.
+    const claims = discloseClaims(payload, parts.disclosures, CLEAR_CLAIMS);
     if (
       typeof payload.vct !== 'string' ||
       typeof payload.sub !== 'string' ||
@@ -106,7 +108,6 @@ export class CredentialVerifier {
       fail('not_yet_valid', 'The credential is not valid yet.');
     if (iat > now + CLOCK_SKEW_SECONDS) fail('not_yet_valid', 'The credential is issued in the future.');
 
-    const claims = discloseClaims(payload, parts.disclosures, CLEAR_CLAIMS);
     await this.checkStatus(payload.status);
     if (options.nonce !== undefined || parts.kbJwt !== undefined)
       await this.checkKeyBinding(payload, parts.kbJwt, parts.presentation, options, now);
