@@ -137,7 +137,11 @@ function splitSection(text: string, max: number, overlap: number): string[] {
       for (let i = window.length - 1; i >= 0; i--) {
         const u = window[i]!;
         if (carriedSize + u.length > overlap) {
-          if (carried.length === 0 && overlap > 0) carried.unshift(tail(u, overlap));
+          if (carried.length === 0 && overlap > 0) {
+            const piece = tail(u, overlap);
+            carried.unshift(piece);
+            carriedSize += piece.length + 2;
+          }
           break;
         }
         carried.unshift(u);

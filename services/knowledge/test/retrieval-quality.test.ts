@@ -1,0 +1,104 @@
+/**
+ * Retrieval quality over a corpus written for it (34 company documents, 56
+ * paraphrased questions, see fixtures/business-corpus.ts): recall@5 and MRR@10
+ * of lexical, vector and hybrid retrieval with the built-in offline embedder.
+ * The figures are printed; the floors below catch a regression in the chunker,
+ * the embedder, the lexical query or the fusion.
+ *
+ * Measured when written (SQLite): lexical recall@5 0.875 / MRR 0.81, vector
+ * 0.75 / 0.64, hybrid 0.875 / 0.77. The offline embedder hashes words and
+ * character trigrams, so it knows no synonyms ("vacation" vs "annual leave"):
+ * its floor is lower than the lexical one. Everything is deterministic; the
+ * floors sit about ten points below the measurements to leave room for tuning,
+ * not for noise. Hybrid must stay at 0.8 recall@5: four questions in five
+ * answered by the first five passages is the bar for an agent's context.
+ */
+import { createLogger, type Database, loadSettings, migrate, openDatabase } from '@xv/platform';
+import { tempDir } from '@xv/platform/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '../src/caller.js';
+import type { KnowledgeDatabase } from '../src/db.js';
+import { DocumentStore } from '../src/documents/documents.js';
+import { contentHash } from '../src/documents/hash.js';
+import { migrations } from '../src/migrations/index.js';
+import { openKnowledgeIndex } from '../src/open-index.js';
+import type { KnowledgeIndex, RetrievalMode } from '../src/search/knowledge-index.js';
+import { knowledgeSettings } from '../src/settings.js';
+import { documents, questions } from './fixtures/business-corpus.js';
+
+const ORG = 'org_quality';
+const caller = (userId: string): Caller => ({
+  userId,
+  email: `${userId}@example.test`,
+  orgId: ORG,
+  via: 'session',
+  scopes: ['sync'],
+  permissions: ['review:decide'],
+});
+
+interface Quality {
+  recallAt5: number;
+  mrr: number;
+}
+
+describe('retrieval quality', () => {
+  let index: KnowledgeIndex;
+  const docIdOf = new Map<string, string>();
+  const results: Record<RetrievalMode, Quality> = {} as Record<RetrievalMode, Quality>;
+
+  beforeAll(async () => {
+    const database = (await openDatabase({ service: 'knowledge', dataDir: tempDir() })) as KnowledgeDatabase;
+    await migrate(database as unknown as Database, migrations);
+    index = await openKnowledgeIndex(
+      database,
+      loadSettings(knowledgeSettings, {}),
+      createLogger('kb', 'silent'),
+    );
+    const store = new DocumentStore(database, index);
+    for (const doc of documents) {
+      const { docId } = await store.push(caller('usr_maker'), { ...doc, hash: contentHash(doc.content) });
+      await store.submit(caller('usr_maker'), docId);
+      await store.decide(caller('usr_checker'), docId, 'approve');
+      docIdOf.set(doc.path, docId);
+    }
+    for (const mode of ['lexical', 'vector', 'hybrid'] as const) {
+      let found = 0;
+      let reciprocal = 0;
+      for (const q of questions) {
+        const hits = await index.search(ORG, q.question, 10, mode);
+        const rank = hits.findIndex((h) => h.docId === docIdOf.get(q.path));
+        if (rank >= 0 && rank < 5) found++;
+        if (rank >= 0) reciprocal += 1 / (rank + 1);
+      }
+      results[mode] = {
+        recallAt5: Math.round((found / questions.length) * 1000) / 1000,
+        mrr: Math.round((reciprocal / questions.length) * 1000) / 1000,
+      };
+    }
+    process.stdout.write(
+      `retrieval quality over ${documents.length} documents, ${questions.length} questions:\n${JSON.stringify(results, null, 2)}\n`,
+    );
+  });
+
+  it('uses a corpus big enough to mean something', () => {
+    expect(documents.length).toBeGreaterThanOrEqual(30);
+    expect(questions.length).toBeGreaterThanOrEqual(50);
+    for (const q of questions) expect(docIdOf.has(q.path), q.path).toBe(true);
+  });
+
+  it('finds the answering document in the top 5 for most paraphrased questions', () => {
+    expect(results.lexical.recallAt5).toBeGreaterThanOrEqual(0.78);
+    expect(results.vector.recallAt5).toBeGreaterThanOrEqual(0.65);
+    expect(results.hybrid.recallAt5).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('ranks it high', () => {
+    expect(results.hybrid.mrr).toBeGreaterThanOrEqual(0.67);
+    expect(results.vector.mrr).toBeGreaterThanOrEqual(0.55);
+  });
+
+  it('fuses at least as well as the better single method, within noise', () => {
+    const best = Math.max(results.lexical.recallAt5, results.vector.recallAt5);
+    expect(results.hybrid.recallAt5).toBeGreaterThanOrEqual(best - 0.05);
+  });
+});
