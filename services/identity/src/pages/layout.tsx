@@ -34,6 +34,9 @@ export function Layout(props: { title: string; children: Child; signedIn?: boole
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* The platform sends Referrer-Policy: no-referrer, with which browsers send `Origin: null` on
+            form posts and the CSRF check refuses them. Our forms post to this same origin. */}
+        <meta name="referrer" content="same-origin" />
         <title>{`${props.title} · XV`}</title>
         <style>{STYLE}</style>
       </head>

@@ -1,0 +1,124 @@
+/**
+ * A person in a real browser (Debian's Chromium, driven by playwright-core):
+ * registers, turns on 2FA, signs out, signs in with a TOTP code, adds a passkey
+ * with Chromium's virtual authenticator, and steps up to AAL3 with it.
+ * WebAuthn needs a host name as RP id, so the service is served on http://localhost.
+ */
+import { existsSync } from 'node:fs';
+import { buildService, listen, openDatabase } from '@xv/platform';
+import { freePort, tempDir } from '@xv/platform/testing';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { totpCode } from '../src/mfa/totp.js';
+import { identityService } from '../src/service.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+describe.runIf(existsSync(CHROMIUM))('a person in the browser', () => {
+  let browser: Browser;
+  let base: string;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://localhost:${port}`;
+    const dataDir = tempDir();
+    const database = await openDatabase({ service: 'identity', dataDir });
+    const built = await buildService(identityService, {
+      database,
+      env: {
+        XV_LOG_LEVEL: 'silent',
+        XV_DATA_DIR: dataDir,
+        XV_IDENTITY_PORT: String(port),
+        XV_IDENTITY_URL: base,
+      },
+    });
+    const server = await listen(built.app, port, '127.0.0.1');
+    stop = async () => {
+      await server.close(500);
+      await built.close();
+      await database.close();
+    };
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stop?.();
+  });
+
+  it('registers, enables 2FA, signs in with TOTP, adds a passkey and steps up to AAL3', {
+    timeout: 90_000,
+  }, async () => {
+    const page = await browser.newPage();
+    const email = `browser-${Date.now()}@example.test`;
+
+    await page.goto(`${base}/register`);
+    await page.getByLabel('Your name').fill('Grace Hopper');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password (at least 6 characters)').fill('correct horse');
+    await page.getByLabel('Organization').fill('Compilers Inc');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${base}/account`);
+    await expect(page.locator('#session-aal').textContent()).resolves.toBe('AAL1');
+
+    await page.getByRole('button', { name: 'Set up 2FA' }).click();
+    const secret = (await page.locator('#totp-secret').textContent({ timeout: 10_000 }))!;
+    expect(await page.locator('#totp-qr svg').count()).toBe(1);
+    await page.getByLabel('Code from the app').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await expect.poll(() => page.locator('#recovery-codes li').count()).toBe(10);
+
+    await page.getByRole('button', { name: 'Sign out everywhere on this browser' }).click();
+    await page.waitForURL(`${base}/login`);
+
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill('correct horse');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${base}/login/2fa`);
+    // Enrolment used this time step's code; the next step's is accepted (clock drift window).
+    await page.getByLabel('Code').fill(totpCode(secret, Date.now() + 30_000));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`${base}/account`);
+    await expect(page.locator('#session-aal').textContent()).resolves.toBe('AAL2');
+
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
+    });
+    await page.getByLabel('Name of the new passkey (optional)').fill('Laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect.poll(() => page.getByText('Laptop (AAL3)').count(), { timeout: 10_000 }).toBe(1);
+
+    const target = `${base}/account?done=1`;
+    await page.goto(`${base}/step-up?aal=AAL3&redirect=${encodeURIComponent(target)}`);
+    await page.waitForURL(/\/login\?/);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.waitForURL(target);
+    await expect(page.locator('#session-aal').textContent()).resolves.toBe('AAL3');
+    const session = await page.evaluate(async () => (await fetch('/api/session')).json());
+    expect(session).toMatchObject({
+      aal: 'AAL3',
+      user: { email },
+      amr: expect.arrayContaining(['pwd', 'otp', 'hwk', 'mfa']),
+    });
+  });
+});
