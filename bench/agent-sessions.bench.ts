@@ -1,0 +1,121 @@
+/**
+ * 1,000 sessions at once: every session sends one message at the same moment
+ * (one connection each), and the figures are how long the burst takes, the
+ * latency of a whole turn, and the memory an idle session object holds (heap
+ * growth with the 1,000 objects in memory, after garbage collection and with all
+ * connections closed), then what is left once idle objects have left memory.
+ * The baseline is the same burst straight to the scripted model server.
+ */
+import { request } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { agentService } from '@xv/agent';
+// The model server alone: the testing entry point pulls in vitest.
+import { answer, startModelServer } from '../packages/platform/src/testing/model-server.js';
+import { defineBenchmark, percentile, round } from './lib/harness.js';
+import { serveForBench } from './lib/services.js';
+
+const KEY = 'bench-model-key';
+const SESSIONS = 1_000;
+const IDLE_SECONDS = 5;
+
+setFlagsFromString('--expose_gc');
+const gc = runInNewContext('gc') as () => void;
+
+async function settledHeap(): Promise<number> {
+  for (let i = 0; i < 3; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    gc();
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+/** Milliseconds for a whole POST (body read to the end), on its own connection. */
+function post(url: string, body: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        res.resume();
+        res.once('end', () =>
+          res.statusCode === 200
+            ? resolve(performance.now() - started)
+            : reject(new Error(`${url}: ${res.statusCode}`)),
+        );
+      },
+    );
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+async function burst(send: (i: number) => Promise<number>) {
+  const started = performance.now();
+  const results = await Promise.allSettled(Array.from({ length: SESSIONS }, (_, i) => send(i)));
+  const wallMs = performance.now() - started;
+  const latencies = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  return { wallMs, latencies, errors: SESSIONS - latencies.length };
+}
+
+export default defineBenchmark({
+  name: 'agent-sessions',
+  description:
+    '1,000 sessions sending one message at once: burst time, turn latency, memory of an idle session',
+  async run() {
+    const model = await startModelServer({
+      apiKey: KEY,
+      record: false,
+      fallback: answer('Noted, thank you.'),
+    });
+    const agent = await serveForBench(agentService, {
+      MODEL_BASE_URL: model.baseUrl,
+      MODEL_API_KEY: KEY,
+      MODEL_NAME: 'scripted',
+      XV_AGENT_CHAT_PER_MINUTE: '1000000',
+      XV_AGENT_IDLE_SECONDS: String(IDLE_SECONDS),
+    });
+    try {
+      const modelBody = JSON.stringify({
+        model: 'scripted',
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      const direct = () =>
+        post(`${model.baseUrl}/chat/completions`, modelBody, { authorization: `Bearer ${KEY}` });
+      const viaAgent = (i: number) =>
+        post(
+          `${agent.url}/api/chat?session=bench-${i}`,
+          JSON.stringify({ message: `hello from session ${i}` }),
+        );
+
+      for (let i = 0; i < 50; i++) await post(`${agent.url}/api/chat?session=warm-${i}`, '{"message":"hi"}');
+      const baseline = await burst(direct);
+
+      const heapBefore = await settledHeap();
+      const agentBurst = await burst(viaAgent);
+      const heapWithSessions = await settledHeap();
+      // Idle objects leave memory after XV_AGENT_IDLE_SECONDS (swept as often).
+      await new Promise((resolve) => setTimeout(resolve, (2 * IDLE_SECONDS + 1) * 1000));
+      const heapAfterIdle = await settledHeap();
+
+      return {
+        sessions: SESSIONS,
+        agentBurstMs: round(agentBurst.wallMs),
+        agentTurnP50Ms: round(percentile(agentBurst.latencies, 50)),
+        agentTurnP99Ms: round(percentile(agentBurst.latencies, 99)),
+        agentErrors: agentBurst.errors,
+        modelBurstMs: round(baseline.wallMs),
+        modelP50Ms: round(percentile(baseline.latencies, 50)),
+        burstRatio: round(agentBurst.wallMs / baseline.wallMs),
+        idleSessionKb: round((heapWithSessions - heapBefore) / SESSIONS / 1024),
+        heapWith1000SessionsMb: round(heapWithSessions / 2 ** 20),
+        heapAfterIdleSweepMb: round(heapAfterIdle / 2 ** 20),
+      };
+    } finally {
+      await agent.close();
+      await model.close();
+    }
+  },
+});
