@@ -4,6 +4,7 @@
  * returns an exit code.
  */
 import { SettingsError } from '@xv/platform';
+import { identityCommands } from './commands/identity.js';
 import { start, UsageError } from './launcher/start.js';
 
 type Command = { summary: string; run(args: string[]): Promise<number> };
@@ -13,6 +14,7 @@ const commands: Record<string, Command> = {
     summary: 'start the platform, or the services named: xv start [identity knowledge …]',
     run: start,
   },
+  ...identityCommands,
 };
 
 function usage(): string {
