@@ -33,7 +33,8 @@ export function Layout(props: { title: string; children: Child }) {
         />
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
+        {/* same-origin: with no-referrer, browsers send `Origin: null` on form posts and the CSRF check refuses them. */}
+        <meta name="referrer" content="same-origin" />
         <title>{props.title} · XV knowledge base</title>
         <style>{STYLE}</style>
       </head>
