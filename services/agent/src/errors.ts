@@ -21,5 +21,6 @@ export const errors = defineErrors({
     message: 'The `session` query parameter and the `x-agent-session` header name different sessions.',
   },
   session_busy: { status: 503, message: 'The session is busy with another message; try again shortly.' },
+  cancelled: { status: 400, message: 'The request was cancelled by the client.' },
   model_failed: { status: 502, message: 'The model failed before answering.' },
 });

@@ -42,6 +42,7 @@ export const agentService = defineService({
       maxMessageChars: config.maxMessageChars,
       chatLimiter,
       trustProxy: settings.trustProxy,
+      sharedDomain: settings.sharedDomain,
       chat: {
         catalog,
         store,

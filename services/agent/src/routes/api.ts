@@ -18,6 +18,7 @@ import {
   type ModelCatalog,
   platformErrors,
   type RateLimiter,
+  sharedDomainCors,
   z,
 } from '@xv/platform';
 import type { Context } from 'hono';
@@ -45,6 +46,9 @@ import {
 } from './schemas.js';
 import { SESSION_HEADER, sessionIdOf } from './session-id.js';
 
+/** How long after the model's own timeout a turn's response may still run (a slow reader). */
+const TURN_GRACE_MS = 30_000;
+
 export interface AgentApi {
   registry: SessionRegistry;
   store: SessionStore;
@@ -54,6 +58,7 @@ export interface AgentApi {
   maxMessageChars: number;
   chatLimiter: RateLimiter;
   trustProxy: boolean;
+  sharedDomain: string;
 }
 
 const sessionHeaders = z.object({ [SESSION_HEADER]: z.string().optional() });
@@ -135,6 +140,8 @@ const ticketsRoute = createRoute({
 });
 
 export function registerAgentApi(app: App, api: AgentApi): void {
+  // Sites under the shared domain may embed the agent.
+  app.use('/api/*', sharedDomainCors(api.sharedDomain));
   // The chat body is parsed by hand: the spec wants 400 for any body that is not JSON, whatever its content type.
   app.openAPIRegistry.registerPath(chatRoute);
   app.post('/api/chat', limitByIp(api.chatLimiter, api.trustProxy), async (c) => {
@@ -157,6 +164,7 @@ export function registerAgentApi(app: App, api: AgentApi): void {
       throw errors.model_failed(`The model failed before answering: ${first.value.message}`);
     }
     const body = outputStream(first, outputs, c.req.query('marks') === '1', {
+      deadlineMs: api.chat.settings.timeoutMs + TURN_GRACE_MS,
       onEnd: () => turn.release(),
       onCancel: () => abort.abort(),
       onError: (error) => c.get('logger').error({ err: error }, 'chat turn failed'),
@@ -248,6 +256,8 @@ async function takeTurn(api: AgentApi, sessionId: string, signal?: AbortSignal):
     return await api.registry.get(sessionId).acquire(signal);
   } catch (error) {
     if (error instanceof TurnWaitTimeout) throw errors.session_busy();
+    // The client left while waiting its turn: nobody reads the answer, and it is no failure of ours.
+    if (signal?.aborted) throw errors.cancelled();
     throw error;
   }
 }

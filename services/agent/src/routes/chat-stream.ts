@@ -26,6 +26,8 @@ export function renderOutput(output: TurnOutput, marks: boolean): string {
 }
 
 export interface StreamHooks {
+  /** Longest the body may take; past it the turn is stopped and the body cut (a client that stopped reading). */
+  deadlineMs: number;
   /** Runs once when the body ends, however it ends. */
   onEnd(): Promise<void>;
   /** The client went away. */
@@ -43,13 +45,23 @@ export function outputStream(
   const encoder = new TextEncoder();
   let pending: IteratorResult<TurnOutput> | undefined = first;
   let ended = false;
+  let deadline: NodeJS.Timeout | undefined;
   const end = async () => {
     if (ended) return;
     ended = true;
+    clearTimeout(deadline);
     await hooks.onEnd();
   };
   return new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        deadline = setTimeout(() => {
+          hooks.onCancel();
+          void end();
+          controller.error(new Error('The chat turn ran past its deadline.'));
+        }, hooks.deadlineMs);
+        deadline.unref();
+      },
       async pull(controller) {
         try {
           for (;;) {
