@@ -3,15 +3,17 @@
  * optionally the real identity service, and the trust service pointed at them.
  */
 import { type DevChain, startDevChain, startRelayer, TEST_RELAYER_TOKEN } from '@xv/chain/testing';
-import { startIdentity } from '@xv/identity/testing';
+import { signUp, startIdentity } from '@xv/identity/testing';
 import type { Database } from '@xv/platform';
 import { type DatabaseTarget, type RunningService, startService } from '@xv/platform/testing';
 import { trustService } from '@xv/trust';
+import type { Kysely } from 'kysely';
 
 export interface TrustStack {
   chain: DevChain;
   relayer: RunningService;
   identity: RunningService | undefined;
+  identityDatabase: Database | undefined;
   trust: RunningService;
   trustDatabase: Database;
   /** Starts another trust service (other settings) on the same chain, relayer and identity. */
@@ -24,7 +26,8 @@ export async function startTrustStack(
 ): Promise<TrustStack> {
   const chain = await startDevChain();
   const relayer = await startRelayer(await target.open('chain'), { rpcUrl: chain.rpcUrl });
-  const identity = options.identity ? await startIdentity(await target.open('identity')) : undefined;
+  const identityDatabase = options.identity ? await target.open('identity') : undefined;
+  const identity = identityDatabase ? await startIdentity(identityDatabase) : undefined;
   const startTrust = async (env: Record<string, string> = {}, database?: Database) =>
     startService(trustService, {
       database: database ?? (await target.open('trust')),
@@ -39,7 +42,15 @@ export async function startTrustStack(
     }) as Promise<RunningService>;
   const trustDatabase = await target.open('trust');
   const trust = await startTrust({}, trustDatabase);
-  return { chain, relayer, identity, trust, trustDatabase, startTrust: (env) => startTrust(env) };
+  return {
+    chain,
+    relayer,
+    identity,
+    identityDatabase,
+    trust,
+    trustDatabase,
+    startTrust: (env) => startTrust(env),
+  };
 }
 
 export const postJson = (
@@ -63,4 +74,41 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
     if (Date.now() > deadline) throw new Error('condition not reached in time');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+let people = 0;
+/** A new person with a new organization, signed in (AAL1). */
+export async function newOrganization(stack: TrustStack, orgName = 'Acme Analytics') {
+  const n = ++people;
+  const signed = await signUp(stack.identity!.url, {
+    email: `owner${n}-${Date.now()}@acme.test`,
+    password: 'correct horse battery',
+    name: `Owner ${n}`,
+    orgName,
+  });
+  return { ...signed, orgId: signed.session.memberships[0]!.org_id };
+}
+
+/** Marks an organization KYC-verified (identity has no public API for that yet). */
+export async function markVerified(stack: TrustStack, orgId: string) {
+  await (stack.identityDatabase!.kysely as Kysely<IdentityOrganizations>)
+    .updateTable('organizations')
+    .set({ verified: 1, verified_at: Date.now() })
+    .where('id', '=', orgId)
+    .execute();
+}
+
+interface IdentityOrganizations {
+  organizations: { id: string; verified: number; verified_at: number | null };
+}
+
+/** A key set entry as `GET /api/keys/jwks` publishes it. */
+export interface PublishedKey {
+  kid: string;
+  keyId: string;
+  did: string;
+  jwk: JsonWebKey & { x: string; y: string };
+  ethAddress: string;
+  status: 'active' | 'retired';
+  retiredAt: string | null;
 }

@@ -179,6 +179,9 @@ const XV = (() => {
     }
     if (!isObject(proof) || !isObject(proof.claim) || !isObject(proof.signatures))
       return { status: 'malformed', message: 'The file is not an XV proof ({claim, signatures}).' };
+    const extra = Object.keys(proof).filter((k) => !['claim', 'manifestHash', 'signatures'].includes(k))
+      .concat(Object.keys(proof.signatures).filter((k) => !['p256Sig', 'ethSig'].includes(k)));
+    if (extra.length > 0) return { status: 'malformed', message: 'The proof has unexpected fields: ' + extra.join(', ') };
     const claim = proof.claim;
     const issuer = isObject(claim.issuer) ? claim.issuer : {};
     const data = new TextEncoder().encode(canonicalize(claim));

@@ -32,6 +32,7 @@ import type { Attestations } from '../attestations/attestations.js';
 import { errors } from '../errors.js';
 import type { Issuer, IssuerDirectory } from '../issuers/directory.js';
 import type { Keyring } from '../keys/keyring.js';
+import { MAX_TIER, needsStepUp } from '../seal/policy.js';
 import type { Receipts } from '../seal/receipts.js';
 import { asP256Jwk } from '../seal/verify.js';
 
@@ -111,7 +112,7 @@ const sealRoute = createRoute({
       output: requiredJson('output'),
       input: z.unknown().optional(),
       storeInput: z.boolean().optional(),
-      tier: z.number().int().min(1).max(3).default(1),
+      tier: z.number().int().min(1).max(MAX_TIER).default(1),
       anchorNow: z.boolean().optional(),
       issuerId: IssuerId.optional(),
     }),
@@ -269,7 +270,7 @@ export function registerApi(app: App, o: ApiOptions) {
   app.openapi(sealRoute, async (c) => {
     const request = c.req.valid('json');
     const { issuer, authLevel } = await sealer(c, request.issuerId);
-    if (request.tier >= 2 && authLevel !== 'AAL3')
+    if (needsStepUp(request.tier, authLevel))
       throw errors.stepup_required(undefined, { stepUpUrl: stepUpUrl(c), requiredAal: 'AAL3' });
     const receipt = await receipts.seal({
       issuer,

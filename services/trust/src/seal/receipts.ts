@@ -12,6 +12,7 @@ import { errors } from '../errors.js';
 import type { Issuer, IssuerDirectory } from '../issuers/directory.js';
 import type { Keyring, P256PublicJwk } from '../keys/keyring.js';
 import { CLAIM_TYPE, type Claim, type Manifest, signManifest } from './manifest.js';
+import { needsStepUp } from './policy.js';
 import { type ManifestVerification, parseProof, verifyManifest } from './verify.js';
 
 export interface SealRequest {
@@ -86,6 +87,7 @@ export class Receipts {
 
   async seal(request: SealRequest): Promise<ReceiptView> {
     const { issuer } = request;
+    if (needsStepUp(request.tier, request.authLevel)) throw errors.stepup_required();
     const outputHash = hashContent(request.output);
     let inputHash: string | undefined;
     let inputJson: string | null = null;

@@ -36,6 +36,9 @@ const MESSAGES: Record<FailureReason, string> = {
   key_retired: 'The manifest claims a date after its key was retired.',
 };
 
+const MANIFEST_FIELDS = new Set(['claim', 'manifestHash', 'signatures']);
+const SIGNATURE_FIELDS = new Set(['p256Sig', 'ethSig']);
+
 /** Parses a serialized manifest; anything that is not `{claim:{…}, signatures:{…}}` is a 400. */
 export function parseProof(proof: string): ParsedProof {
   let value: unknown;
@@ -45,6 +48,13 @@ export function parseProof(proof: string): ParsedProof {
     throw errors.invalid_proof('The proof is not valid JSON.');
   }
   if (!isObject(value) || !isObject(value.claim) || !isObject(value.signatures)) throw errors.invalid_proof();
+  // Unknown fields are refused rather than ignored: a renamed `manifestHash` must not slip through.
+  const extra = [
+    ...Object.keys(value).filter((k) => !MANIFEST_FIELDS.has(k)),
+    ...Object.keys(value.signatures).filter((k) => !SIGNATURE_FIELDS.has(k)),
+  ];
+  if (extra.length > 0)
+    throw errors.invalid_proof(`The proof has unexpected fields: ${extra.slice(0, 3).join(', ')}.`);
   return { claim: value.claim, manifestHash: value.manifestHash, signatures: value.signatures };
 }
 

@@ -1,0 +1,48 @@
+/**
+ * @module trust
+ * The trust domain assembled from its parts, with no HTTP in it: the service wires
+ * it to routes, the operator command and tests use it directly.
+ */
+import type { Database } from '@xv/platform';
+import { ChainReader } from './anchoring/chain-check.js';
+import { RelayerClient } from './anchoring/relayer-client.js';
+import { Attestations } from './attestations/attestations.js';
+import type { EasDomainConfig } from './attestations/eas.js';
+import type { TrustDb } from './db.js';
+import { IssuerDirectory } from './issuers/directory.js';
+import { KeyEncryptionKey } from './keys/kek.js';
+import { Keyring } from './keys/keyring.js';
+import { Receipts } from './seal/receipts.js';
+
+export interface TrustOptions {
+  database: Database;
+  /** `XV_TRUST_KEK`, or undefined for the generated key file in `dataDir`. */
+  kek: string | undefined;
+  dataDir: string;
+  demo: boolean;
+  trustUrl: string;
+  identityUrl: string;
+  relayer: { url: string; token: string };
+  chainRpcUrl: string;
+  eas: EasDomainConfig;
+  inputLimitBytes: number;
+}
+
+export type Trust = ReturnType<typeof createTrust>;
+
+export function createTrust(o: TrustOptions) {
+  const db = o.database.kysely as TrustDb;
+  const keyring = new Keyring(db, KeyEncryptionKey.load(o.kek, o.dataDir));
+  const directory = new IssuerDirectory({ identityUrl: o.identityUrl, trustUrl: o.trustUrl, demo: o.demo });
+  const receipts = new Receipts({
+    db,
+    keyring,
+    directory,
+    relayer: new RelayerClient(o.relayer),
+    chain: new ChainReader(o.chainRpcUrl),
+    trustUrl: o.trustUrl,
+    inputLimitBytes: o.inputLimitBytes,
+  });
+  const attestations = new Attestations({ db, keyring, trustUrl: o.trustUrl, eas: o.eas });
+  return { keyring, directory, receipts, attestations };
+}
