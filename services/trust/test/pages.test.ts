@@ -1,0 +1,157 @@
+/**
+ * The public pages: `/verify/<id>` for a person, and `/verify`, where a dropped
+ * proof file is checked in the browser itself (real Chromium) and never uploaded.
+ */
+import { randomBytes } from 'node:crypto';
+import { runInNewContext } from 'node:vm';
+import { describeEachDatabase } from '@xv/platform/testing';
+import { type Browser, chromium } from 'playwright-core';
+import { type Hex, hashMessage, keccak256, recoverMessageAddress } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VERIFIER_CORE } from '../src/pages/browser-verifier.js';
+import type { ReceiptView } from '../src/seal/receipts.js';
+import { postJson, startTrustStack, type TrustStack } from './helpers.js';
+
+interface VerifierCore {
+  keccak256(bytes: Uint8Array): Uint8Array;
+  recoverAddress(hash: Uint8Array, sig: Uint8Array): string | null;
+  verifyProof(proof: string, jwks: unknown): Promise<{ status: string; reason?: string }>;
+}
+const core = runInNewContext(`${VERIFIER_CORE}; XV`, {
+  crypto: globalThis.crypto,
+  TextEncoder,
+  atob,
+  btoa,
+  Uint8Array,
+}) as VerifierCore;
+const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
+
+describe('the in-browser verifier code', () => {
+  it('computes Keccak-256 like viem, across the 136-byte block boundary', () => {
+    for (const length of [0, 1, 31, 32, 135, 136, 137, 272, 500]) {
+      const data = randomBytes(length);
+      expect(hex(core.keccak256(new Uint8Array(data)))).toBe(keccak256(data));
+    }
+  });
+
+  it('recovers the signer of an EIP-191 signature like viem', async () => {
+    for (let i = 0; i < 3; i++) {
+      const account = privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`);
+      const digest = randomBytes(32);
+      const signature = await account.signMessage({ message: { raw: digest } });
+      const hash = Buffer.from(hashMessage({ raw: digest }).slice(2), 'hex');
+      const recovered = core.recoverAddress(
+        new Uint8Array(hash),
+        new Uint8Array(Buffer.from(signature.slice(2), 'hex')),
+      );
+      expect(recovered).toBe(account.address.toLowerCase());
+      expect(await recoverMessageAddress({ message: { raw: digest }, signature: signature as Hex })).toBe(
+        account.address,
+      );
+    }
+  });
+});
+
+describeEachDatabase('verify pages', (target) => {
+  let stack: TrustStack;
+  let receipt: ReceiptView;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    stack = await startTrustStack(target, { demo: true });
+    receipt = await (
+      await postJson(stack.trust, '/api/seal', { modelId: 'model-p', output: 'page test', anchorNow: true })
+    ).json();
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('the verifier code accepts a real proof and rejects a changed one (in Node)', async () => {
+    const jwks = await (await stack.trust.fetch('/api/keys/jwks')).json();
+    const proof = JSON.stringify(receipt.manifest);
+    expect(await core.verifyProof(proof, jwks)).toMatchObject({ status: 'valid' });
+    expect(
+      await core.verifyProof(proof.replace('page test', 'page tesT').replace('model-p', 'model-q'), jwks),
+    ).toMatchObject({ status: 'invalid', reason: 'tampered' });
+    expect(await core.verifyProof('{', jwks)).toMatchObject({ status: 'malformed' });
+  });
+
+  it('/verify/<receipt_id> shows a person the verdict, the issuer and the anchor', async () => {
+    const response = await stack.trust.fetch(`/verify/${receipt.receiptId}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    const html = await response.text();
+    expect(html).toContain('lang="en"');
+    expect(html).toContain('Valid: the signatures match');
+    expect(html).toContain('XV Demo Organization');
+    expect(html).toContain(receipt.manifestHash);
+    expect(html).toContain(receipt.anchor.mode === 'onchain' ? receipt.anchor.txHash : 'missing');
+    expect(html).not.toMatch(/<(script|link|img)[^>]+src="https?:/);
+  });
+
+  it('/verify/<unknown> is a 404 page, and hostile ids are shown escaped', async () => {
+    const response = await stack.trust.fetch('/verify/rcpt_00000000000000000000000000');
+    expect(response.status).toBe(404);
+    const hostile = await stack.trust.fetch(`/verify/${encodeURIComponent('<script>alert(1)</script>')}`);
+    expect(hostile.status).toBe(404);
+    const html = await hostile.text();
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).toContain('&lt;script&gt;');
+  });
+
+  it('/verify/<attestation_id> shows the attestation', async () => {
+    const attestation = await (
+      await postJson(stack.trust, '/api/attestation', { schema: 's', subject: 'did:web:x', claim: 'c' })
+    ).json();
+    const html = await (await stack.trust.fetch(`/verify/${attestation.attestationId}`)).text();
+    expect(html).toContain('Valid: the EIP-712 signature');
+    expect(html).toContain(attestation.uid);
+  });
+
+  it('checks a dropped proof file in the browser without uploading it', async () => {
+    const page = await browser.newPage();
+    const requests: { url: string; method: string; body: string | null }[] = [];
+    page.on('request', (request) =>
+      requests.push({ url: request.url(), method: request.method(), body: request.postData() }),
+    );
+    await page.goto(`${stack.trust.url}/verify`);
+    const proof = JSON.stringify(receipt.manifest);
+    await page.setInputFiles('#proof-file', {
+      name: 'receipt.proof.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(proof),
+    });
+    await page.waitForSelector('#result [data-status]');
+    expect(await page.getAttribute('#result [data-status]', 'data-status')).toBe('valid');
+    expect(await page.textContent('#result')).toContain(receipt.manifestHash);
+
+    const changed = JSON.parse(proof);
+    changed.claim.modelId = 'model-x';
+    await page.setInputFiles('#proof-file', {
+      name: 'changed.proof.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(changed)),
+    });
+    await page.waitForSelector('#result [data-status="invalid"]');
+    expect(await page.textContent('#result')).toContain('changed after it was sealed');
+
+    // Only the page and the public key set were fetched; nothing was sent.
+    expect(requests.every((r) => r.method === 'GET' && r.body === null)).toBe(true);
+    expect(requests.map((r) => new URL(r.url).pathname).sort()).toEqual(['/api/keys/jwks', '/verify']);
+    await page.close();
+  });
+});
