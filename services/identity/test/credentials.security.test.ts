@@ -202,6 +202,17 @@ describeEachDatabase('credentials: a verifier that cannot be fooled', (target) =
       expect(await reasonFor(token, { nonce: 'n-replay' })).toBe('key_binding_replayed');
     });
 
+    it('accepts exactly one of several simultaneous presentations of one Key Binding JWT', async () => {
+      const token = present(bound, holder, { nonce: 'n-race' });
+      const reasons = await Promise.all([1, 2, 3, 4].map(() => reasonFor(token, { nonce: 'n-race' })));
+      expect(reasons.sort()).toEqual([
+        'key_binding_replayed',
+        'key_binding_replayed',
+        'key_binding_replayed',
+        'valid',
+      ]);
+    });
+
     it('rejects a Key Binding JWT signed by another key, or of the wrong typ, and a missing one', async () => {
       expect(await reasonFor(present(bound, newHolder(), { nonce: 'n-6' }), { nonce: 'n-6' })).toBe(
         'key_binding_invalid',

@@ -1,13 +1,15 @@
 /**
  * @module credentials/credentials
  * Issuing SD-JWT VCs (`typ` `dc+sd-jwt`), listing them and revoking them. Each
- * credential is stored with its status-list slot before it is signed, so every
- * credential in a holder's hands can be revoked. `iat` is rounded down to the day
+ * credential is stored with its status-list slot (the slot's uniqueness is the
+ * database's) before it is signed, so every credential in a holder's hands can be
+ * revoked. `iat` is rounded down to the day
  * (and `exp` follows it), so two credentials issued the same day cannot be told
  * apart by their times.
  */
 import { newId } from '@xv/platform';
 import type { Kysely } from 'kysely';
+import { InsertBatcher } from './batch-insert.js';
 import { type JsonObject, jwkThumbprint, type PublicJwk, signEs256 } from './jws.js';
 import type { IssuerKeyring } from './keys/issuer-keys.js';
 import { packDisclosures } from './sd-jwt.js';
@@ -70,12 +72,28 @@ export type RevokeOutcome = 'revoked' | 'not_found' | 'forbidden';
 export const CLEAR_CLAIMS = ['iss', 'sub', 'vct', 'vct#integrity', 'cnf', 'status', 'iat', 'exp', 'nbf'];
 
 export class CredentialService {
+  /** Credentials issued at the same moment are stored in one statement; a taken status slot comes back false. */
+  private readonly inserts: InsertBatcher<CredentialsTable>;
+
   constructor(
     private readonly db: Db,
     private readonly keyring: IssuerKeyring,
     private readonly statusLists: StatusLists,
     private readonly issuer: IssuerIdentity,
-  ) {}
+  ) {
+    this.inserts = new InsertBatcher(
+      async (rows) =>
+        (
+          await db
+            .insertInto('credentials')
+            .values(rows)
+            .onConflict((oc) => oc.doNothing())
+            .returning('id')
+            .execute()
+        ).map((r) => r.id),
+      (row) => row.id,
+    );
+  }
 
   async issue(request: IssueRequest): Promise<IssuedCredential> {
     const now = Date.now();
@@ -85,30 +103,27 @@ export class CredentialService {
     const vct = vctOf(this.issuer.baseUrl, request.type);
     const key = await this.keyring.signingKey();
     const slot = await this.statusLists.withFreeSlot(async (slot) => {
-      await this.db
-        .insertInto('credentials')
-        .values({
-          id,
-          realm_id: request.realmId,
-          type: request.type,
-          vct,
-          subject: request.subject,
-          user_id: request.userId,
-          org_id: request.orgId,
-          claims: JSON.stringify(request.claims),
-          holder_jkt: request.holderJwk ? jwkThumbprint(request.holderJwk) : null,
-          status_list_id: slot.listId,
-          status_idx: slot.idx,
-          issued_by: request.issuedBy,
-          channel: request.channel,
-          created_at: now,
-          iat,
-          exp,
-          revoked_at: null,
-          revoked_by: null,
-        })
-        .execute();
-      return slot;
+      const stored = await this.inserts.insert({
+        id,
+        realm_id: request.realmId,
+        type: request.type,
+        vct,
+        subject: request.subject,
+        user_id: request.userId,
+        org_id: request.orgId,
+        claims: JSON.stringify(request.claims),
+        holder_jkt: request.holderJwk ? jwkThumbprint(request.holderJwk) : null,
+        status_list_id: slot.listId,
+        status_idx: slot.idx,
+        issued_by: request.issuedBy,
+        channel: request.channel,
+        created_at: now,
+        iat,
+        exp,
+        revoked_at: null,
+        revoked_by: null,
+      });
+      return stored && slot;
     });
     const { disclosable, nested } = CREDENTIAL_CATALOGUE[request.type];
     const { payload, disclosures } = packDisclosures(request.claims, disclosable, nested);

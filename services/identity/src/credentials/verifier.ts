@@ -10,6 +10,7 @@
  */
 import { hashToken } from '@xv/platform';
 import type { Kysely } from 'kysely';
+import { InsertBatcher } from './batch-insert.js';
 import { CLEAR_CLAIMS } from './credentials.js';
 import {
   ALLOWED_ALGS,
@@ -21,8 +22,8 @@ import {
 } from './jws.js';
 import type { IssuerKeyring } from './keys/issuer-keys.js';
 import { discloseClaims, SdJwtError, sdHashOf, splitSdJwt } from './sd-jwt.js';
-import { isUniqueViolation, STATUS_VALID, type StatusLists } from './status-list.js';
-import type { CredentialTables } from './tables.js';
+import { STATUS_VALID, type StatusLists } from './status-list.js';
+import type { CredentialTables, KbPresentationsTable } from './tables.js';
 
 /** Clock skew tolerated on exp, nbf and iat, seconds. */
 export const CLOCK_SKEW_SECONDS = 60;
@@ -57,12 +58,29 @@ const fail = (reason: string, message: string): never => {
 const isInt = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
 
 export class CredentialVerifier {
+  /** Key Binding JWTs already accepted, recorded in batches; a conflict means a replay. */
+  private readonly presentations: InsertBatcher<KbPresentationsTable>;
+  private readonly holderKeys = new Map<string, ReturnType<typeof importPublicJwk>>();
+
   constructor(
-    private readonly db: Kysely<CredentialTables>,
+    db: Kysely<CredentialTables>,
     private readonly keyring: IssuerKeyring,
     private readonly statusLists: StatusLists,
     private readonly issuerDid: string,
-  ) {}
+  ) {
+    this.presentations = new InsertBatcher(
+      async (rows) =>
+        (
+          await db
+            .insertInto('kb_presentations')
+            .values(rows)
+            .onConflict((oc) => oc.doNothing())
+            .returning('jwt_hash')
+            .execute()
+        ).map((r) => r.jwt_hash),
+      (row) => row.jwt_hash,
+    );
+  }
 
   async verify(token: string, options: VerifyOptions = {}): Promise<VerificationResult> {
     try {
@@ -123,6 +141,19 @@ export class CredentialVerifier {
     };
   }
 
+  /** Imported holder keys, kept so a wallet presenting often costs one import. */
+  private holderKey(jwk: unknown): ReturnType<typeof importPublicJwk> {
+    if (!isJsonObject(jwk)) return null;
+    const id = JSON.stringify([jwk.kty, jwk.crv, jwk.x, jwk.y, 'd' in jwk]);
+    let holder = this.holderKeys.get(id);
+    if (holder === undefined) {
+      holder = importPublicJwk(jwk);
+      if (this.holderKeys.size >= 10_000) this.holderKeys.clear();
+      this.holderKeys.set(id, holder);
+    }
+    return holder;
+  }
+
   private async checkStatus(status: unknown) {
     if (status === undefined) return;
     const reference = isJsonObject(status) ? status.status_list : undefined;
@@ -145,7 +176,7 @@ export class CredentialVerifier {
       return fail('key_binding_missing', 'A nonce was given but the presentation has no Key Binding JWT.');
     const cnf = isJsonObject(payload.cnf) ? payload.cnf.jwk : undefined;
     const holder =
-      importPublicJwk(cnf) ?? fail('key_binding_unsupported', 'The credential is not bound to a holder key.');
+      this.holderKey(cnf) ?? fail('key_binding_unsupported', 'The credential is not bound to a holder key.');
     const kb = parseJws(kbJwt) ?? fail('key_binding_invalid', 'The Key Binding JWT is not a compact JWS.');
     if (
       typeof kb.header.alg !== 'string' ||
@@ -166,18 +197,10 @@ export class CredentialVerifier {
       fail('sd_hash_mismatch', 'The Key Binding JWT does not cover this presentation.');
     if (options.nonce === undefined) return;
     // Last, so a presentation that fails another check is not used up.
-    try {
-      await this.db
-        .insertInto('kb_presentations')
-        .values({
-          jwt_hash: hashToken(kbJwt),
-          expires_at: (now + KB_MAX_AGE_SECONDS + CLOCK_SKEW_SECONDS) * 1000,
-        })
-        .execute();
-    } catch (error) {
-      if (isUniqueViolation(error))
-        fail('key_binding_replayed', 'This Key Binding JWT has been presented before.');
-      throw error;
-    }
+    const first = await this.presentations.insert({
+      jwt_hash: hashToken(kbJwt),
+      expires_at: (now + KB_MAX_AGE_SECONDS + CLOCK_SKEW_SECONDS) * 1000,
+    });
+    if (!first) fail('key_binding_replayed', 'This Key Binding JWT has been presented before.');
   }
 }
