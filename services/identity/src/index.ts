@@ -4,6 +4,7 @@
  */
 export * as accounts from './accounts/repository.js';
 export type { IdentityContext } from './context.js';
+export * as credentialKeys from './credentials/keys/admin.js';
 export type { Tables } from './db.js';
 export { migrations } from './migrations/index.js';
 export { identityService } from './service.js';

@@ -80,7 +80,7 @@ describe.runIf(existsSync(CHROMIUM))('a person in the browser', () => {
     await page.getByRole('button', { name: 'Turn on' }).click();
     await expect.poll(() => page.locator('#recovery-codes li').count()).toBe(10);
 
-    await page.getByRole('button', { name: 'Sign out everywhere on this browser' }).click();
+    await page.getByRole('button', { name: 'Sign out of every XV site' }).click();
     await page.waitForURL(`${base}/login`);
 
     await page.getByLabel('E-mail address').fill(email);

@@ -341,7 +341,7 @@ export function AccountPage(props: { view: AccountView }) {
         <section aria-labelledby="signout-title">
           <h2 id="signout-title">Sign out</h2>
           <form method="post" action="/api/auth/logout">
-            <button type="submit">Sign out everywhere on this browser</button>
+            <button type="submit">Sign out of every XV site</button>
           </form>
         </section>
       </div>

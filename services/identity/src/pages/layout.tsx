@@ -8,7 +8,7 @@ import type { Child } from 'hono/jsx';
 const STYLE = `
 :root{color-scheme:light dark;--fg:#111827;--bg:#f9fafb;--card:#fff;--muted:#4b5563;--accent:#1d4ed8;--danger:#b91c1c;--ok:#047857;--border:#d1d5db}
 @media (prefers-color-scheme:dark){:root{--fg:#f3f4f6;--bg:#111827;--card:#1f2937;--muted:#d1d5db;--accent:#93c5fd;--danger:#fca5a5;--ok:#6ee7b7;--border:#4b5563}}
-*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,sans-serif;color:var(--fg);background:var(--bg)}
+*{box-sizing:border-box}[hidden]{display:none!important}body{margin:0;font:16px/1.5 system-ui,sans-serif;color:var(--fg);background:var(--bg)}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:var(--card);padding:.5rem}
 header{padding:1rem 1.5rem;border-bottom:1px solid var(--border);display:flex;gap:1rem;align-items:center;justify-content:space-between}
 header a{color:var(--fg);font-weight:700;text-decoration:none}
