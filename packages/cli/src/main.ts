@@ -5,6 +5,7 @@
  */
 import { SettingsError } from '@xv/platform';
 import { identityCommands } from './commands/identity.js';
+import { kbCommands } from './commands/kb.js';
 import { start, UsageError } from './launcher/start.js';
 
 type Command = { summary: string; run(args: string[]): Promise<number> };
@@ -15,6 +16,7 @@ const commands: Record<string, Command> = {
     run: start,
   },
   ...identityCommands,
+  ...kbCommands,
 };
 
 function usage(): string {

@@ -35,6 +35,8 @@ export interface ServiceDefinition<S extends SettingsSpec = SettingsSpec> {
   description: string;
   settings?: S;
   migrations: Migrations;
+  /** Runs on the opened database before migrations, e.g. to load a SQLite extension its tables need. */
+  prepareDatabase?(database: Database): void | Promise<void>;
   setup(app: App, context: ServiceContext<Settings<S>>): void | Promise<void>;
 }
 
@@ -78,6 +80,7 @@ export async function buildService<S extends SettingsSpec>(
     for (const task of closers.splice(0).reverse()) await task();
   };
   try {
+    await definition.prepareDatabase?.(database);
     await migrate(database, definition.migrations);
     const context: ServiceContext<Settings<S>> = {
       settings,

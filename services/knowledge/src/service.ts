@@ -13,6 +13,7 @@ import { migrations } from './migrations/index.js';
 import { openKnowledgeIndex } from './open-index.js';
 import { pageRoutes } from './pages/routes.js';
 import { searchRoutes } from './search/routes.js';
+import { loadVectorExtension } from './search/vector-index.js';
 import { knowledgeSettings } from './settings.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { TokenStore } from './tokens/tokens.js';
@@ -23,6 +24,7 @@ export const knowledgeService = defineService({
     'Knowledge base: Markdown pushed from the desktop client, Maker-Checker review, hybrid search and an MCP server.',
   settings: knowledgeSettings,
   migrations,
+  prepareDatabase: loadVectorExtension,
   async setup(app, ctx) {
     const database = ctx.database as KnowledgeDatabase;
     const tokens = new TokenStore(database);

@@ -379,7 +379,13 @@ export class DocumentStore {
       .where('d.org_id', '=', orgId)
       .orderBy('d.path')
       .execute();
-    return rows.map((r) => ({ docId: r.id, path: r.path, hash: r.hash, state: documentState(r) }));
+    return rows.map((r) => ({
+      docId: r.id,
+      path: r.path,
+      hash: r.hash,
+      state: documentState(r),
+      kind: r.kind,
+    }));
   }
 
   /** Approved documents (their live revision), for MCP. */

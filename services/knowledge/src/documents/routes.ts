@@ -65,7 +65,16 @@ const manifest = createRoute({
   responses: ok(
     'Every document of the organization',
     z.object({
-      documents: z.array(z.object({ docId: z.string(), path: z.string(), hash: z.string(), state: State })),
+      documents: z.array(
+        z.object({
+          docId: z.string(),
+          path: z.string(),
+          hash: z.string(),
+          state: State,
+          /** `retirement` while the newest revision takes the document out (pending or done). */
+          kind: z.enum(['content', 'retirement']),
+        }),
+      ),
     }),
   ),
 });

@@ -12,7 +12,9 @@
  *   the copy is reloaded when the index generation moves (any instance bumps it).
  * Distances are cosine distances (1 − cosine similarity).
  */
+import type { Database } from '@xv/platform';
 import { type Kysely, sql } from 'kysely';
+import * as sqliteVec from 'sqlite-vec';
 import type { KnowledgeDatabase, KnowledgeTables } from '../db.js';
 import { bytesToVector, vectorToBytes } from './embedder.js';
 
@@ -39,6 +41,18 @@ export interface VectorIndex {
   nearest(orgId: string, vector: Float32Array, k: number, generation: string): Promise<Neighbour[]>;
 }
 
+const withVectorExtension = new WeakSet<object>();
+
+/**
+ * Loads sqlite-vec into a SQLite connection. It must happen before anything
+ * reads the schema (migrations do): a `vec0` table is unreadable without it.
+ */
+export function loadVectorExtension(database: Pick<Database, 'dialect' | 'sqlite'>): void {
+  if (database.dialect !== 'sqlite' || !database.sqlite || withVectorExtension.has(database.sqlite)) return;
+  sqliteVec.load(database.sqlite);
+  withVectorExtension.add(database.sqlite);
+}
+
 /** Picks the best backend the database offers (or `scan` when asked to). */
 export async function openVectorIndex(
   database: KnowledgeDatabase,
@@ -47,8 +61,7 @@ export async function openVectorIndex(
   if (preferred === 'scan') return new ScanIndex(database.kysely);
   if (database.dialect === 'sqlite') {
     if (database.sqlite) {
-      const sqliteVec = await import('sqlite-vec');
-      sqliteVec.load(database.sqlite);
+      loadVectorExtension(database);
       return new SqliteVecIndex(database.kysely);
     }
     return new ScanIndex(database.kysely);

@@ -1,0 +1,240 @@
+/**
+ * @module commands/kb
+ * The knowledge base from the command line.
+ *
+ *   xv kb sync <folder> [--watch] [--url <kb url>] [--token <xkb_…>] [--no-submit] [--keep-deleted]
+ *       The desktop client: walks a Markdown vault, hashes every `.md` file
+ *       (lowercase hex SHA-256 of its UTF-8 bytes), compares with what the server
+ *       holds (`GET /api/sync/manifest`), pushes new and changed files, submits
+ *       them for review, retires documents whose file was deleted, and reports
+ *       what changed. `--watch` keeps running and syncs again after each change.
+ *       Settings: `XV_KB_URL` and `XV_KB_TOKEN` (a personal access token with the
+ *       `sync` scope), or the flags.
+ *   xv kb reindex
+ *       Re-embeds every approved document with the configured embedder (run it
+ *       after changing `XV_KB_EMBEDDINGS_*`); opens the knowledge database directly.
+ */
+import { createHash } from 'node:crypto';
+import { watch } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { loadPlatformSettings } from '@xv/platform';
+import { UsageError } from '../launcher/start.js';
+
+type Env = Record<string, string | undefined>;
+type Out = (line: string) => void;
+
+interface KnowledgeModule {
+  reindexKnowledgeBase(
+    env: Env,
+  ): Promise<{ documents: number; chunks: number; embedder: string; vectorBackend: string }>;
+}
+
+const MARKDOWN = /\.(md|markdown)$/i;
+const SKIPPED_FOLDERS = new Set(['node_modules']);
+
+export interface SyncOptions {
+  folder: string;
+  url: string;
+  token: string;
+  submit?: boolean;
+  retireDeleted?: boolean;
+  out?: Out;
+}
+
+export interface SyncReport {
+  added: string[];
+  changed: string[];
+  unchanged: number;
+  submitted: string[];
+  retired: string[];
+  failed: { path: string; reason: string }[];
+}
+
+interface ManifestEntry {
+  docId: string;
+  path: string;
+  hash: string;
+  state: string;
+  kind: 'content' | 'retirement';
+}
+
+/** Every Markdown file under `folder`, as vault paths with forward slashes; dot folders (.git, .obsidian, .trash) are skipped. */
+export async function vaultFiles(folder: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (dir: string) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name)) await walk(full);
+      } else if (entry.isFile() && MARKDOWN.test(entry.name)) {
+        found.push(relative(folder, full).split(sep).join('/'));
+      }
+    }
+  };
+  await walk(folder);
+  return found.sort();
+}
+
+export async function syncVault(options: SyncOptions): Promise<SyncReport> {
+  const out = options.out ?? (() => {});
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${options.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${options.token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    if (!response.ok) {
+      throw new Error(
+        `${method} ${path}: ${response.status} ${String(json.message ?? json.error ?? '')}`.trim(),
+      );
+    }
+    return json;
+  };
+
+  const report: SyncReport = { added: [], changed: [], unchanged: 0, submitted: [], retired: [], failed: [] };
+  const manifest = new Map(
+    ((await api('GET', '/api/sync/manifest')).documents as ManifestEntry[]).map((d) => [d.path, d]),
+  );
+  const files = await vaultFiles(options.folder);
+  for (const path of files) {
+    try {
+      const content = await readFile(join(options.folder, ...path.split('/')), 'utf8');
+      const hash = createHash('sha256').update(content, 'utf8').digest('hex');
+      const known = manifest.get(path);
+      let docId = known?.docId;
+      let state = known?.state;
+      if (!known || known.hash !== hash || known.kind === 'retirement') {
+        const pushed = await api('POST', '/api/sync/push', { path, content, hash });
+        docId = pushed.docId as string;
+        state = pushed.state as string;
+        if (pushed.unchanged) report.unchanged++;
+        else if (known && known.kind === 'content') {
+          report.changed.push(path);
+          out(`~ ${path}`);
+        } else {
+          report.added.push(path);
+          out(`+ ${path}`);
+        }
+      } else {
+        report.unchanged++;
+      }
+      if (options.submit !== false && state === 'draft' && docId) {
+        await api('POST', '/api/sync/submit', { docId });
+        report.submitted.push(path);
+        out(`  submitted ${path} for review`);
+      }
+    } catch (error) {
+      report.failed.push({ path, reason: (error as Error).message });
+      out(`! ${path}: ${(error as Error).message}`);
+    }
+  }
+  if (options.retireDeleted !== false) {
+    const present = new Set(files);
+    for (const entry of manifest.values()) {
+      if (present.has(entry.path) || entry.kind === 'retirement') continue; // retired, or retiring
+      try {
+        const result = await api('POST', '/api/sync/retire', { path: entry.path });
+        report.retired.push(entry.path);
+        out(`- ${entry.path} (${result.state === 'retired' ? 'retired' : 'retirement sent for review'})`);
+      } catch (error) {
+        report.failed.push({ path: entry.path, reason: (error as Error).message });
+        out(`! ${entry.path}: ${(error as Error).message}`);
+      }
+    }
+  }
+  out(
+    `${report.added.length} new, ${report.changed.length} changed, ${report.unchanged} unchanged, ` +
+      `${report.retired.length} retired, ${report.failed.length} failed`,
+  );
+  return report;
+}
+
+function flag(args: string[], name: string): boolean {
+  const index = args.indexOf(`--${name}`);
+  if (index === -1) return false;
+  args.splice(index, 1);
+  return true;
+}
+
+function option(args: string[], name: string): string | undefined {
+  const index = args.indexOf(`--${name}`);
+  if (index === -1) return undefined;
+  const value = args[index + 1];
+  if (!value || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+  args.splice(index, 2);
+  return value;
+}
+
+const USAGE =
+  'usage: xv kb sync <folder> [--watch] [--url <kb url>] [--token <xkb_…>] [--no-submit] [--keep-deleted] | xv kb reindex';
+
+export async function kbCommand(
+  args: string[],
+  env: Env = process.env,
+  out: Out = console.log,
+): Promise<number> {
+  const [action, ...rest] = args;
+  if (action === 'reindex') {
+    // Loaded on demand (only this command needs the knowledge service in memory), through a
+    // variable so the CLI's build does not depend on the knowledge project's declarations.
+    const specifier = '@xv/knowledge';
+    const { reindexKnowledgeBase } = (await import(specifier)) as KnowledgeModule;
+    const result = await reindexKnowledgeBase(env);
+    out(
+      `reindexed ${result.documents} documents into ${result.chunks} chunks with ${result.embedder} (${result.vectorBackend})`,
+    );
+    return 0;
+  }
+  if (action !== 'sync') throw new UsageError(USAGE);
+  const watching = flag(rest, 'watch');
+  const submit = !flag(rest, 'no-submit');
+  const retireDeleted = !flag(rest, 'keep-deleted');
+  const url = (
+    option(rest, 'url') ??
+    env.XV_KB_URL ??
+    loadPlatformSettings('knowledge', env).services.knowledge.url
+  ).replace(/\/+$/, '');
+  const token = option(rest, 'token') ?? env.XV_KB_TOKEN;
+  const [folder, ...extra] = rest;
+  if (!folder || extra.length > 0) throw new UsageError(USAGE);
+  if (!token)
+    throw new UsageError('set XV_KB_TOKEN (a personal access token with the sync scope) or pass --token');
+  const options = { folder, url, token, submit, retireDeleted, out };
+  const report = await syncVault(options);
+  if (!watching) return report.failed.length > 0 ? 1 : 0;
+
+  out(`watching ${folder} for changes (Ctrl-C to stop)`);
+  return new Promise<number>((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<unknown> = Promise.resolve();
+    const watcher = watch(folder, { recursive: true }, () => {
+      clearTimeout(timer);
+      // Editors write in bursts: sync once things settle.
+      timer = setTimeout(() => {
+        running = running.then(() =>
+          syncVault(options).catch((error) => out(`! ${(error as Error).message}`)),
+        );
+      }, 500);
+    });
+    const stop = () => {
+      clearTimeout(timer);
+      watcher.close();
+      void running.then(() => resolve(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+export const kbCommands = {
+  kb: {
+    summary: 'knowledge base: xv kb sync <folder> [--watch] | xv kb reindex',
+    run: (args: string[]) => kbCommand(args),
+  },
+};
