@@ -54,15 +54,36 @@ export class ChatFailure extends Error {
   }
 }
 
-/** The caller's signal and the turn's own deadline, so a stop can say which of the two it was. */
-function signalsOf(options: ChatOptions) {
-  const deadline = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
-  const signals = [options.abortSignal, deadline].filter((s): s is AbortSignal => s !== undefined);
-  const combined = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-  return { deadline, combined };
+/**
+ * The caller's signal and the turn's own deadline in one signal, so a stop can say
+ * which of the two it was. A plain timer that is cleared when the turn ends (an
+ * `AbortSignal.timeout` would keep the turn's objects alive until it fires).
+ */
+function turnSignal(options: ChatOptions) {
+  const controller = new AbortController();
+  const caller = options.abortSignal;
+  const stop = () => controller.abort(caller?.reason);
+  if (caller?.aborted) stop();
+  else caller?.addEventListener('abort', stop, { once: true });
+  let timedOut = false;
+  const timer = options.timeoutMs
+    ? setTimeout(() => {
+        timedOut = true;
+        controller.abort(new DOMException('The model did not answer in time.', 'TimeoutError'));
+      }, options.timeoutMs)
+    : undefined;
+  timer?.unref();
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose() {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', stop);
+    },
+  };
 }
 
-function callSettings(options: ChatOptions, signal: AbortSignal | undefined) {
+function callSettings(options: ChatOptions, signal: AbortSignal) {
   return {
     model: options.model,
     ...(options.system ? { system: options.system } : {}),
@@ -70,7 +91,7 @@ function callSettings(options: ChatOptions, signal: AbortSignal | undefined) {
     ...(options.tools ? { tools: options.tools } : {}),
     stopWhen: stepCountIs(options.maxSteps ?? DEFAULT_MAX_STEPS),
     maxRetries: options.maxRetries ?? 0,
-    ...(signal ? { abortSignal: signal } : {}),
+    abortSignal: signal,
     ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
   };
@@ -79,9 +100,9 @@ function callSettings(options: ChatOptions, signal: AbortSignal | undefined) {
 /** Streams one turn. Never throws: a failure is the last event (`error`). */
 export async function* streamChat(options: ChatOptions): AsyncGenerator<ChatEvent> {
   let failure: unknown;
-  const { deadline, combined } = signalsOf(options);
+  const turn = turnSignal(options);
   const result = streamText({
-    ...callSettings(options, combined),
+    ...callSettings(options, turn.signal),
     onError: ({ error }) => {
       failure ??= error;
     },
@@ -127,18 +148,20 @@ export async function* streamChat(options: ChatOptions): AsyncGenerator<ChatEven
     }
   } catch (error) {
     failure ??= error;
+  } finally {
+    turn.dispose();
   }
   yield {
     type: 'error',
-    failure: toChatFailure(failure ?? new Error('The model stream ended early.'), deadline),
+    failure: toChatFailure(failure ?? new Error('The model stream ended early.'), turn.timedOut()),
   };
 }
 
 /** Generates one whole turn; throws a `ChatFailure`. */
 export async function generateChat(options: ChatOptions) {
-  const { deadline, combined } = signalsOf(options);
+  const turn = turnSignal(options);
   try {
-    const result = await generateText(callSettings(options, combined));
+    const result = await generateText(callSettings(options, turn.signal));
     return {
       text: result.text,
       steps: result.steps.length,
@@ -147,15 +170,17 @@ export async function generateChat(options: ChatOptions) {
       usage: result.totalUsage,
     };
   } catch (error) {
-    throw toChatFailure(error, deadline);
+    throw toChatFailure(error, turn.timedOut());
+  } finally {
+    turn.dispose();
   }
 }
 
-/** Maps whatever a model call threw to a `ChatFailure`; `deadline` tells a timeout from a stop. */
-export function toChatFailure(error: unknown, deadline?: AbortSignal): ChatFailure {
+/** Maps whatever a model call threw to a `ChatFailure`; `timedOut` tells a timeout from a stop. */
+export function toChatFailure(error: unknown, timedOut = false): ChatFailure {
   if (error instanceof ChatFailure) return error;
   const name = error instanceof Error ? error.name : '';
-  if (deadline?.aborted || name === 'TimeoutError')
+  if (timedOut || name === 'TimeoutError')
     return new ChatFailure('The model did not answer in time.', 'timeout');
   if (name === 'AbortError' || errorText(error) === 'aborted')
     return new ChatFailure('The answer was stopped.', 'aborted');

@@ -14,6 +14,8 @@ import { type ModelSettings, WORKERS_AI_DEFAULT_BASE_URL } from './settings.js';
 export const MODEL_PROVIDERS = ['openai-compatible', 'workers-ai'] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
+const MODEL_CACHE_SIZE = 64;
+
 export interface ModelRef {
   provider: ModelProvider;
   /** Empty means the provider's configured default model. */
@@ -94,6 +96,7 @@ export function createModelCatalog(settings: ModelSettings): ModelCatalog {
     ? { direct: workersAi(false), gateway: workersAi(true) }
     : undefined;
 
+  const models = new Map<string, LanguageModel>();
   const fill = (reference?: string | ModelRef): ModelRef => {
     const ref =
       reference === undefined
@@ -117,12 +120,22 @@ export function createModelCatalog(settings: ModelSettings): ModelCatalog {
     },
     resolve(reference, options = {}) {
       const ref = fill(reference);
+      const key = `${ref.provider}:${options.useGateway ? 'gateway:' : ''}${ref.model}`;
+      const cached = models.get(key);
+      if (cached) return cached;
+      let model: LanguageModel;
       if (ref.provider === 'openai-compatible') {
         if (!openai) throw unavailable(ref.provider);
-        return openai.chatModel(ref.model);
+        model = openai.chatModel(ref.model);
+      } else {
+        if (!workers) throw unavailable(ref.provider);
+        model = (options.useGateway ? workers.gateway : workers.direct)(ref.model);
       }
-      if (!workers) throw unavailable(ref.provider);
-      return (options.useGateway ? workers.gateway : workers.direct)(ref.model);
+      // Building a model object is not free (it compiles its response schemas); clients may name any
+      // model id, so the cache is bounded.
+      if (models.size >= MODEL_CACHE_SIZE) models.clear();
+      models.set(key, model);
+      return model;
     },
   };
 }
