@@ -4,6 +4,7 @@
  * returns an exit code.
  */
 import { SettingsError } from '@xv/platform';
+import { credentialCommands } from './commands/credentials.js';
 import { identityCommands } from './commands/identity.js';
 import { kbCommands } from './commands/kb.js';
 import { start, UsageError } from './launcher/start.js';
@@ -16,6 +17,7 @@ const commands: Record<string, Command> = {
     run: start,
   },
   ...identityCommands,
+  ...credentialCommands,
   ...kbCommands,
 };
 
