@@ -136,7 +136,7 @@ describeEachDatabase('session security', (target) => {
     ).toBe('/login?error=locked');
   });
 
-  it('sessions end after the idle timeout and the absolute lifetime', async () => {
+  it('sessions end after the absolute lifetime, however active', async () => {
     const short = await startIdentity(await target.open('identity'), {
       XV_IDENTITY_SESSION_LIFETIME_SECONDS: '1',
       XV_IDENTITY_SESSION_CACHE_MS: '0',
@@ -149,6 +149,22 @@ describeEachDatabase('session security', (target) => {
     });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await short.fetch('/api/session', { headers: { cookie } })).status).toBe(401);
+  });
+
+  it('sessions end after the idle timeout', async () => {
+    const idle = await startIdentity(await target.open('identity'), {
+      XV_IDENTITY_SESSION_IDLE_SECONDS: '1',
+      XV_IDENTITY_SESSION_CACHE_MS: '0',
+    });
+    const { cookie } = await signUp(idle.url, {
+      email: email(),
+      password: 'secret1',
+      name: 'A',
+      orgName: 'O',
+    });
+    expect((await idle.fetch('/api/session', { headers: { cookie } })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await idle.fetch('/api/session', { headers: { cookie } })).status).toBe(401);
   });
 });
 
