@@ -31,7 +31,7 @@ export interface WorkflowStepsTable {
   position: number;
   /** `ai` or `connector`. */
   type: string;
-  /** `running`, `ok` or `failed`. */
+  /** `ok` or `failed`: a row is written when the step finishes. */
   status: string;
   attempts: number;
   /** JSON of the step's output once ok. */

@@ -93,7 +93,7 @@ export function LeadPage({ challenge, turnstileSiteKey, outcome, values = {} }: 
         <main>
           <h1>Talk to us</h1>
           <p class="hint">Leave your work e-mail and we will get back to you within one business day.</p>
-          <form id="lead-form" method="post" action="/lead" novalidate={false}>
+          <form id="lead-form" method="post" action="/lead">
             <label for="name">Name</label>
             <input
               id="name"

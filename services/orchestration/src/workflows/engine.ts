@@ -11,6 +11,7 @@
  * waits for the first request's run instead, then answers with it.
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { AppError, type Logger, newId } from '@xv/platform';
 import type { OrchestrationDatabase } from '../db.js';
 import type { TierName } from '../router/tiers.js';
@@ -66,6 +67,8 @@ export class WorkflowEngine {
 
   constructor(private readonly options: EngineOptions) {
     this.store = new RunStore(options.database, this.instanceId, options.leaseMs);
+    // Every step in flight listens for the stop.
+    setMaxListeners(0, this.stopping.signal);
   }
 
   /** Runs `workflow` (or joins the run already made for `idemKey`) and resolves when it ends. */
@@ -214,7 +217,7 @@ export class WorkflowEngine {
     const { logger, stepTimeoutMs } = this.options;
     const retry = step.retry ?? DEFAULT_RETRY;
     const priorAttempts = Number(previous?.attempts ?? 0);
-    await this.store.startStep(runId, step.id, position, step.type, priorAttempts);
+    const stepRef = { id: step.id, position, type: step.type };
     const started = performance.now();
     let message = 'The step failed.';
     let tries = 0;
@@ -224,7 +227,7 @@ export class WorkflowEngine {
         const output = await this.withTimeout(step.timeoutMs ?? stepTimeoutMs, (signal) =>
           this.perform(step, scope, { signal, runId, stepId: step.id, attempt }),
         );
-        await this.store.finishStep(runId, step.id, {
+        await this.store.finishStep(runId, stepRef, {
           status: 'ok',
           attempts: priorAttempts + attempt,
           latencyMs: Math.round(performance.now() - started),
@@ -241,7 +244,7 @@ export class WorkflowEngine {
         await sleep(backoffMs(retry, attempt), this.stopping.signal);
       }
     }
-    await this.store.finishStep(runId, step.id, {
+    await this.store.finishStep(runId, stepRef, {
       status: 'failed',
       attempts: priorAttempts + tries,
       latencyMs: Math.round(performance.now() - started),

@@ -74,33 +74,10 @@ export class RunStore {
       .execute();
   }
 
-  async startStep(runId: string, stepId: string, position: number, type: string, priorAttempts: number) {
-    const now = Date.now();
-    await this.db
-      .insertInto('wf_steps')
-      .values({
-        run_id: runId,
-        step_id: stepId,
-        position,
-        type,
-        status: 'running',
-        attempts: priorAttempts,
-        output: null,
-        error: null,
-        latency_ms: 0,
-        started_at: now,
-        finished_at: null,
-      })
-      .onConflict((oc) =>
-        oc.columns(['run_id', 'step_id']).doUpdateSet({ status: 'running', error: null, started_at: now }),
-      )
-      .execute();
-  }
-
   /** Records a step's outcome, and renews the lease, only while we still own the run. */
   async finishStep(
     runId: string,
-    stepId: string,
+    step: { id: string; position: number; type: string },
     outcome: {
       status: 'ok' | 'failed';
       attempts: number;
@@ -119,18 +96,25 @@ export class RunStore {
         .where('status', '=', 'running')
         .executeTakeFirst();
       if (Number(owned.numUpdatedRows) === 0) throw new LostLease();
+      const result = {
+        status: outcome.status,
+        attempts: outcome.attempts,
+        latency_ms: outcome.latencyMs,
+        output: outcome.output === undefined ? null : JSON.stringify(outcome.output),
+        error: outcome.error ?? null,
+        finished_at: now,
+      };
       await trx
-        .updateTable('wf_steps')
-        .set({
-          status: outcome.status,
-          attempts: outcome.attempts,
-          latency_ms: outcome.latencyMs,
-          output: outcome.output === undefined ? null : JSON.stringify(outcome.output),
-          error: outcome.error ?? null,
-          finished_at: now,
+        .insertInto('wf_steps')
+        .values({
+          run_id: runId,
+          step_id: step.id,
+          position: step.position,
+          type: step.type,
+          started_at: now - outcome.latencyMs,
+          ...result,
         })
-        .where('run_id', '=', runId)
-        .where('step_id', '=', stepId)
+        .onConflict((oc) => oc.columns(['run_id', 'step_id']).doUpdateSet(result))
         .execute();
     });
   }

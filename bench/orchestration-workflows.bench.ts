@@ -1,0 +1,128 @@
+/**
+ * Workflow throughput: runs/s of a 3-step connector workflow (three `http` calls
+ * to a local upstream, each step's result written as it finishes) at 16
+ * concurrent clients, on SQLite and on PostgreSQL. The baseline is the same
+ * service's `/healthz` in the same run. PostgreSQL is measured when
+ * `XV_BENCH_DATABASE_URL` (default: the local test server) answers.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { orchestrationService } from '@xv/orchestration';
+import { buildService, type Database, listen, openDatabase } from '@xv/platform';
+import { stringify } from 'yaml';
+import { defineBenchmark, type Figures, round } from './lib/harness.js';
+import { runLoad } from './lib/load.js';
+
+const POSTGRES_URL = process.env.XV_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function startUpstream() {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"ok":true,"value":42}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { host, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+function workflowFolder(upstreamHost: string): string {
+  const folder = mkdtempSync(join(tmpdir(), 'xv-bench-workflows-'));
+  const call = (id: string, extra: object = {}) => ({
+    id,
+    type: 'connector',
+    connector: 'http',
+    with: { url: `http://${upstreamHost}/${id}`, ...extra },
+  });
+  writeFileSync(
+    join(folder, 'bench-three.yaml'),
+    stringify({
+      name: 'bench-three',
+      description: 'Three HTTP calls, each step persisted.',
+      input: { properties: { tag: { type: 'string' } }, required: ['tag'] },
+      steps: [
+        call('fetch'),
+        call('enrich', {
+          method: 'POST',
+          body: { tag: '{{input.tag}}', value: '{{steps.fetch.output.body.value}}' },
+        }),
+        call('notify', { method: 'POST', body: { done: true } }),
+      ],
+      result: { value: '{{steps.fetch.output.body.value}}' },
+    }),
+  );
+  return folder;
+}
+
+async function measure(database: Database, env: Record<string, string>, prefix: string): Promise<Figures> {
+  const built = await buildService(orchestrationService, { database, env });
+  const server = await listen(built.app, 0, '127.0.0.1');
+  const url = `http://127.0.0.1:${server.port}`;
+  try {
+    const run = {
+      url: `${url}/api/wf`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workflow: 'bench-three', input: { tag: 'bench' } }),
+    };
+    await runLoad({ ...run, connections: 8, durationSeconds: 2 }); // warm-up
+    const healthz = await runLoad({ url: `${url}/healthz`, connections: 16, durationSeconds: 5 });
+    const runs = await runLoad({ ...run, connections: 16, durationSeconds: 10 });
+    return {
+      [`${prefix}RunsPerSecond`]: round(runs.requestsPerSecond),
+      [`${prefix}P50Ms`]: runs.p50Ms,
+      [`${prefix}P99Ms`]: runs.p99Ms,
+      [`${prefix}HealthzRequestsPerSecond`]: round(healthz.requestsPerSecond),
+      [`${prefix}VsHealthzRatio`]: round(runs.requestsPerSecond / healthz.requestsPerSecond),
+      [`${prefix}Errors`]: runs.errors + runs.non2xx,
+    };
+  } finally {
+    await server.close(1000);
+    await built.close();
+  }
+}
+
+export default defineBenchmark({
+  name: 'orchestration-workflows',
+  description: 'runs/s of a 3-step connector workflow on SQLite and PostgreSQL (16 clients), vs /healthz',
+  async run() {
+    const upstream = await startUpstream();
+    const env = {
+      XV_LOG_LEVEL: 'silent',
+      XV_WORKFLOWS_DIR: workflowFolder(upstream.host),
+      XV_WF_HTTP_ALLOWED_HOSTS: upstream.host,
+      XV_ORCH_WF_PER_MINUTE: '1000000000',
+      XV_ORCH_READ_PER_MINUTE: '1000000000',
+    };
+    const figures: Figures = {};
+    try {
+      const dataDir = mkdtempSync(join(tmpdir(), 'xv-bench-orchestration-'));
+      const sqlite = await openDatabase({ service: 'orchestration', dataDir });
+      try {
+        Object.assign(figures, await measure(sqlite, { ...env, XV_DATA_DIR: dataDir }, 'sqlite'));
+      } finally {
+        await sqlite.close();
+      }
+      const schema = `bench_orchestration_${randomBytes(4).toString('hex')}`;
+      const postgres = await openDatabase({ service: 'orchestration', url: POSTGRES_URL, schema }).catch(
+        () => undefined,
+      );
+      if (!postgres) {
+        figures.postgres = 'skipped: no PostgreSQL at XV_BENCH_DATABASE_URL';
+        return figures;
+      }
+      try {
+        Object.assign(figures, await measure(postgres, { ...env, XV_DATA_DIR: dataDir }, 'postgres'));
+      } finally {
+        await postgres.pool?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await postgres.close();
+      }
+      return figures;
+    } finally {
+      await upstream.close();
+    }
+  },
+});
