@@ -24,6 +24,8 @@ import type { RelayerWallet } from './wallet.js';
 /** Intrinsic 21 000 plus 16 per non-zero calldata byte for 32 bytes, with room to spare. */
 const ANCHOR_GAS = 30_000n;
 
+const FEE_CACHE_MS = 1000;
+
 export interface RelayerOptions {
   confirmations: number;
   pollMs: number;
@@ -46,6 +48,7 @@ export class Relayer {
   private queue: Promise<unknown> = Promise.resolve();
   private polling: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private fees: { value: Fees; expires: number } | undefined;
   readonly address: Hex;
   readonly chainId: number;
 
@@ -366,9 +369,14 @@ export class Relayer {
       .execute();
   }
 
+  /** Fee estimates, reused for a second: a burst of anchors costs one estimate, not one each. */
   private async currentFees(): Promise<Fees> {
+    const now = Date.now();
+    if (this.fees && this.fees.expires > now) return this.fees.value;
     const { maxFeePerGas, maxPriorityFeePerGas } = await this.wallet.client.estimateFeesPerGas();
-    return { maxFeePerGas, maxPriorityFeePerGas };
+    const value = { maxFeePerGas, maxPriorityFeePerGas };
+    this.fees = { value, expires: now + FEE_CACHE_MS };
+    return value;
   }
 
   /** Sends signed bytes; a refusal is logged, not thrown: the poller sends again or replaces them. */

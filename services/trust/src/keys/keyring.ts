@@ -35,8 +35,12 @@ export interface SigningKey extends IssuerKey {
   secp256k1: PrivateKeyAccount;
 }
 
+/** How long the active key of an organization is reused before the database is asked again. */
+const ACTIVE_KEY_TTL_MS = 5000;
+
 export class Keyring {
   private readonly unlocked = new Map<string, SigningKey>();
+  private readonly active = new Map<string, { keyId: string; expires: number }>();
   private readonly publicKeys = new Map<string, KeyObject>();
 
   constructor(
@@ -46,7 +50,13 @@ export class Keyring {
 
   /** The organization's active signing key, created on first use. */
   async signingKey(issuer: { orgId: string; did: string }): Promise<SigningKey> {
+    // A rotation made by another process is picked up within ACTIVE_KEY_TTL_MS.
+    const known = this.active.get(issuer.orgId);
+    const cached = known && known.expires > Date.now() ? this.unlocked.get(known.keyId) : undefined;
+    if (cached) return cached;
     const row = (await this.activeRow(issuer.orgId)) ?? (await this.create(issuer.orgId, issuer.did));
+    if (this.active.size > 10_000) this.active.clear();
+    this.active.set(issuer.orgId, { keyId: row.key_id, expires: Date.now() + ACTIVE_KEY_TTL_MS });
     return this.unlock(row);
   }
 
@@ -98,6 +108,7 @@ export class Keyring {
         .where('key_id', '=', current.key_id)
         .where('status', '=', 'active')
         .execute();
+    this.active.delete(orgId);
     const next = await this.create(orgId, current?.did ?? issuer.did);
     return { retired: current?.key_id ?? null, active: toIssuerKey(next) };
   }

@@ -145,7 +145,7 @@ export class Receipts {
       anchored_at: null,
     };
     await this.o.db.insertInto('receipts').values(row).execute();
-    return this.view(row);
+    return this.view(row, manifest);
   }
 
   async find(receiptId: string): Promise<ReceiptsTable> {
@@ -158,8 +158,7 @@ export class Receipts {
     return row;
   }
 
-  view(row: ReceiptsTable): ReceiptView {
-    const manifest = JSON.parse(row.manifest) as Manifest;
+  view(row: ReceiptsTable, manifest = JSON.parse(row.manifest) as Manifest): ReceiptView {
     return {
       receiptId: row.receipt_id,
       outputHash: row.output_hash,
