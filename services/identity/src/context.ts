@@ -16,6 +16,7 @@ import {
 } from '@xv/platform';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { prepareDummyHash } from './accounts/passwords.js';
 import { findOrganization } from './accounts/repository.js';
 import type { IdentityDb, Tables } from './db.js';
 import { errors } from './errors.js';
@@ -82,6 +83,7 @@ export async function createIdentityContext(
       durationSeconds: 3600,
     }),
   };
+  await prepareDummyHash();
   const currentSession = (c: Context) => sessions.resolve(getCookie(c, SESSION_COOKIE));
   const identityUrl = settings.services.identity.url;
   const guard = new AuthGuard(

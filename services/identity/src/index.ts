@@ -9,4 +9,3 @@ export type { Tables } from './db.js';
 export { migrations } from './migrations/index.js';
 export { identityService } from './service.js';
 export * as serviceClients from './service-clients/repository.js';
-export * as credentialKeys from './credentials/keys/admin.js';

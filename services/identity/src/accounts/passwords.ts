@@ -18,11 +18,16 @@ export function hashPassword(password: string): Promise<string> {
 
 let dummyHash: Promise<string> | undefined;
 
+/** Computes the dummy hash ahead of the first unknown e-mail, so that one is not slower either. */
+export function prepareDummyHash(): Promise<string> {
+  dummyHash ??= hashPassword('not a real password, only here to spend the same time');
+  return dummyHash;
+}
+
 /** Checks `password` against `stored`, or against a dummy hash when there is no account (same cost). */
 export async function verifyPassword(stored: string | undefined, password: string): Promise<boolean> {
   if (stored === undefined) {
-    dummyHash ??= hashPassword('not a real password, only here to spend the same time');
-    await verify(await dummyHash, password).catch(() => false);
+    await verify(await prepareDummyHash(), password).catch(() => false);
     return false;
   }
   return verify(stored, password).catch(() => false);
