@@ -97,6 +97,7 @@ describe('the platform app', () => {
     expect(response.headers.get('x-request-id')).toBe('trace-42');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     const generated = await service.fetch('/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -165,6 +166,25 @@ describe('CSRF protection', () => {
       });
       expect(response.status).toBe(200);
     }
+  });
+
+  it('accepts `Origin: null` only when the browser says the post is same-origin', async () => {
+    const headers = { ...cookie, origin: 'null' };
+    const same = await service.fetch('/api/shared/write', {
+      method: 'POST',
+      headers: { ...headers, 'sec-fetch-site': 'same-origin' },
+    });
+    expect(same.status).toBe(200);
+    const cross = await service.fetch('/api/shared/write', {
+      method: 'POST',
+      headers: { ...headers, 'sec-fetch-site': 'cross-site' },
+    });
+    await expectError(cross, 403, 'forbidden_origin');
+    await expectError(
+      await service.fetch('/api/shared/write', { method: 'POST', headers }),
+      403,
+      'forbidden_origin',
+    );
   });
 
   it('lets writes without cookies through (bearer clients cannot ride a session)', async () => {

@@ -87,6 +87,9 @@ export function createApp(options: CreateAppOptions) {
       },
       crossOriginResourcePolicy: false,
       crossOriginOpenerPolicy: 'same-origin',
+      // `no-referrer` would make browsers send `Origin: null` on form posts, which
+      // the CSRF check must refuse; the origin (never the path) is all we reveal.
+      referrerPolicy: 'strict-origin-when-cross-origin',
     }),
   );
   app.use(

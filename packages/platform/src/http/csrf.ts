@@ -22,6 +22,9 @@ export function csrfProtection({ sharedDomain, ownOrigin }: CsrfOptions): Middle
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method) || !c.req.header('cookie')) return next();
     const origin = c.req.header('origin');
+    // A privacy-minded page may still send `Origin: null`; the browser's own
+    // same-origin verdict then decides.
+    if (origin === 'null' && c.req.header('sec-fetch-site') === 'same-origin') return next();
     if (origin !== undefined) {
       if (origin !== ownOrigin && !isSharedDomainOrigin(origin, sharedDomain))
         throw platformErrors.forbidden_origin();
