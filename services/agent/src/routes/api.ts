@@ -147,27 +147,36 @@ export function registerAgentApi(app: App, api: AgentApi): void {
   app.post('/api/chat', limitByIp(api.chatLimiter, api.trustProxy), async (c) => {
     const sessionId = sessionIdOf(c, { generate: true });
     const request = await readChatRequest(c, api.maxMessageChars);
-    const abort = new AbortController();
-    c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
-    const turn = await takeTurn(api, sessionId, abort.signal);
+    const clientGone = followAbort(c.req.raw.signal);
+    let turn: SessionTurn;
     let outputs: AsyncGenerator<TurnOutput>;
     let first: IteratorResult<TurnOutput>;
     try {
-      outputs = startChatTurn(api.chat, turn, request, abort.signal);
-      first = await outputs.next();
+      turn = await takeTurn(api, sessionId, clientGone.signal);
+      try {
+        outputs = startChatTurn(api.chat, turn, request, clientGone.signal);
+        first = await outputs.next();
+      } catch (error) {
+        await turn.release();
+        throw error;
+      }
+      if (!first.done && first.value.type === 'failed' && first.value.beforeOutput) {
+        await turn.release();
+        throw errors.model_failed(`The model failed before answering: ${first.value.message}`);
+      }
     } catch (error) {
-      await turn.release();
+      clientGone.unlink();
       throw error;
     }
-    if (!first.done && first.value.type === 'failed' && first.value.beforeOutput) {
-      await turn.release();
-      throw errors.model_failed(`The model failed before answering: ${first.value.message}`);
-    }
+    const logger = c.get('logger');
     const body = outputStream(first, outputs, c.req.query('marks') === '1', {
       deadlineMs: api.chat.settings.timeoutMs + TURN_GRACE_MS,
-      onEnd: () => turn.release(),
-      onCancel: () => abort.abort(),
-      onError: (error) => c.get('logger').error({ err: error }, 'chat turn failed'),
+      onEnd: async () => {
+        clientGone.unlink();
+        await turn.release();
+      },
+      onCancel: () => clientGone.abort(),
+      onError: (error) => logger.error({ err: error }, 'chat turn failed'),
     });
     return c.body(body, 200, {
       'content-type': 'text/plain; charset=utf-8',
@@ -224,6 +233,24 @@ export function registerAgentApi(app: App, api: AgentApi): void {
     const tickets = await api.tickets.list(record?.tenant ?? DEFAULT_TENANT);
     return c.json({ ok: true as const, tickets }, 200);
   });
+}
+
+/**
+ * An AbortController that follows the request's signal until `unlink`. Unlink when
+ * done: the runtime keeps a request's signal (and so its listeners) alive until
+ * the request object is collected, and a listener that reaches the turn would
+ * keep the whole turn alive with it. The listener therefore closes over nothing
+ * but the controller.
+ */
+function followAbort(source: AbortSignal) {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  source.addEventListener('abort', stop, { once: true });
+  return {
+    signal: controller.signal,
+    abort: stop,
+    unlink: () => source.removeEventListener('abort', stop),
+  };
 }
 
 async function readChatRequest(c: Context, maxChars: number): Promise<ChatRequest> {
