@@ -21,6 +21,8 @@ interface Target {
 const ROUNDS = 10;
 const PER_ROUND = 200;
 
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+
 async function timed(send: () => Promise<Response>): Promise<number> {
   const started = performance.now();
   const response = await send();
@@ -60,10 +62,18 @@ export default defineBenchmark({
       }
       const directMs: number[] = [];
       const routedMs: number[] = [];
+      // CPU time of this process (client, service and model server alike): insensitive to other load.
+      let directCpu = 0;
+      let routedCpu = 0;
       for (let round = 0; round < ROUNDS; round += 1) {
+        let cpu = process.cpuUsage();
         for (let i = 0; i < PER_ROUND; i += 1) directMs.push(await timed(send(direct)));
+        directCpu += cpuMs(process.cpuUsage(cpu));
+        cpu = process.cpuUsage();
         for (let i = 0; i < PER_ROUND; i += 1) routedMs.push(await timed(send(routed)));
+        routedCpu += cpuMs(process.cpuUsage(cpu));
       }
+      const samples = ROUNDS * PER_ROUND;
       const load = (target: Target) =>
         runLoad({ ...target, method: 'POST', connections: 16, durationSeconds: 5 });
       const directLoad = await load(direct);
@@ -76,6 +86,9 @@ export default defineBenchmark({
         overheadP50Ms: round(p50Routed - p50Direct),
         overheadP99Ms: round(percentile(routedMs, 99) - percentile(directMs, 99)),
         goalMet: p50Routed - p50Direct <= 1,
+        directCpuMsPerRequest: round(directCpu / samples),
+        routeCpuMsPerRequest: round(routedCpu / samples),
+        overheadCpuMsPerRequest: round((routedCpu - directCpu) / samples),
         directRequestsPerSecond: round(directLoad.requestsPerSecond),
         routeRequestsPerSecond: round(routedLoad.requestsPerSecond),
         routeThroughputRatio: round(routedLoad.requestsPerSecond / directLoad.requestsPerSecond),

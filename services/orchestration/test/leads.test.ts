@@ -236,6 +236,23 @@ describeEachDatabase('lead bot challenge: Turnstile', (target) => {
   });
 });
 
+describe('operator token guessing', () => {
+  it('locks an address out after ten wrong tokens, even for the right one', async () => {
+    const { openDatabase } = await import('@xv/platform');
+    const { tempDir } = await import('@xv/platform/testing');
+    const service = await startService(orchestrationService, {
+      database: await openDatabase({ service: 'orchestration', dataDir: tempDir() }),
+      env: { XV_ORCH_ADMIN_TOKEN: ADMIN_TOKEN },
+    });
+    const list = (token: string) =>
+      service.fetch('/api/leads', { headers: { authorization: `Bearer ${token}` } });
+    for (let i = 0; i < 10; i += 1)
+      await expectError(await list(`guess-${i}-0123456789`), 401, 'unauthenticated');
+    await expectError(await list('guess-10-0123456789'), 429, 'rate_limited');
+    await expectError(await list(ADMIN_TOKEN), 429, 'rate_limited');
+  });
+});
+
 describe('lead rate limit', () => {
   it('answers 429 rate_limited with Retry-After past the per-IP budget', async () => {
     const { openDatabase } = await import('@xv/platform');

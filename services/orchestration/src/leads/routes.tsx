@@ -12,8 +12,10 @@ import {
   constantTimeEqual,
   consumeOrReject,
   createRoute,
+  isLimited,
   limitByIp,
   type RateLimiter,
+  tooManyRequests,
   z,
 } from '@xv/platform';
 import type { Context } from 'hono';
@@ -157,6 +159,9 @@ export function registerLeadRoutes(app: App, options: LeadRoutesOptions) {
   app.openapi(getLeads, async (c) => {
     const presented = c.req.header('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
     const key = clientIp(c, trustProxy);
+    // A locked-out address gets no answer about its guesses, right or wrong.
+    const locked = await isLimited(options.adminFailureLimiter, key);
+    if (locked) throw tooManyRequests(locked);
     if (!options.adminToken || !presented || !constantTimeEqual(presented, options.adminToken)) {
       await consumeOrReject(options.adminFailureLimiter, key);
       throw errors.unauthenticated();
