@@ -32,7 +32,8 @@ export interface AnchorResult {
   explorerUrl: string;
 }
 
-export type AnchorView = AnchorResult | { mode: 'none' };
+/** A receipt's anchor; `error` says why an `anchorNow` did not happen. */
+export type AnchorView = AnchorResult | { mode: 'none'; error?: string };
 
 export interface ReceiptView {
   receiptId: string;
