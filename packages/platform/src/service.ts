@@ -73,6 +73,7 @@ export async function buildService<S extends SettingsSpec>(
       service: definition.name,
       url: settings.serviceDatabaseUrl,
       dataDir: settings.dataDir,
+      schema: settings.databaseSchema,
     }));
   const closers: (() => unknown)[] = [];
   if (!options.database) closers.push(() => database.close());

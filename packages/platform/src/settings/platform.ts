@@ -56,14 +56,26 @@ export type PlatformSettings = Settings<typeof platformSettingsSpec> & {
   services: Record<ServiceName, ServiceAddress>;
   /** Database of this service: its own `XV_<KEY>_DATABASE_URL`, else `DATABASE_URL`, else SQLite. */
   serviceDatabaseUrl: string | undefined;
+  /** Its PostgreSQL schema: `XV_<KEY>_DATABASE_SCHEMA`, else the service's name. */
+  databaseSchema: string;
 };
 
 type Env = Record<string, string | undefined>;
 
 export function loadPlatformSettings(service: ServiceName, env: Env = process.env): PlatformSettings {
-  const own = `XV_${SERVICES[service].envKey}_DATABASE_URL`;
+  const key = SERVICES[service].envKey;
   const base = loadSettings(
-    { ...platformSettingsSpec, ownDatabaseUrl: setting(own, databaseUrl(), { secret: true }) },
+    {
+      ...platformSettingsSpec,
+      ownDatabaseUrl: setting(`XV_${key}_DATABASE_URL`, databaseUrl(), { secret: true }),
+      databaseSchema: setting(
+        `XV_${key}_DATABASE_SCHEMA`,
+        z
+          .string()
+          .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lowercase PostgreSQL identifier')
+          .default(service),
+      ),
+    },
     env,
   );
   const services = {} as Record<ServiceName, ServiceAddress>;

@@ -40,6 +40,16 @@ describe('settings', () => {
     expect(loadPlatformSettings('identity', env).serviceDatabaseUrl).toBe('postgres://a/shared');
   });
 
+  it("puts a service's tables in the schema named after it unless told otherwise", () => {
+    expect(loadPlatformSettings('knowledge', {}).databaseSchema).toBe('knowledge');
+    expect(loadPlatformSettings('knowledge', { XV_KB_DATABASE_SCHEMA: 'kb_staging' }).databaseSchema).toBe(
+      'kb_staging',
+    );
+    expect(
+      problemsOf(() => loadPlatformSettings('knowledge', { XV_KB_DATABASE_SCHEMA: 'x; drop' })).message,
+    ).toContain('XV_KB_DATABASE_SCHEMA');
+  });
+
   it('names every bad variable in one error', () => {
     const error = problemsOf(() =>
       loadPlatformSettings('identity', {
