@@ -219,6 +219,20 @@ describe('the workers-ai provider against a Workers AI-compatible endpoint', () 
     });
   });
 
+  it('streams tool calls and the answer', async () => {
+    server.script(callTool('add', { a: 20, b: 22 }), answer('Forty-two.'));
+    const events = await collect(
+      streamChat({
+        model: catalog.resolve('workers-ai:@cf/meta/llama-3.1-8b-instruct'),
+        messages: user('20+22'),
+        tools: { add },
+      }),
+    );
+    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({ output: { sum: 42 } });
+    expect(events.at(-1)).toMatchObject({ type: 'finish', text: 'Forty-two.', steps: 2 });
+    expect(server.requests.every((r) => r.provider === 'workers-ai' && r.stream)).toBe(true);
+  });
+
   it('streams text', async () => {
     server.script(answer('edge says hi'));
     const events = await collect(
