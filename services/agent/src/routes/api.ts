@@ -22,13 +22,7 @@ import {
   z,
 } from '@xv/platform';
 import type { Context } from 'hono';
-import {
-  type ChatDependencies,
-  type ChatRequest,
-  effectiveRoute,
-  startChatTurn,
-  type TurnOutput,
-} from '../chat/turn.js';
+import { type ChatDependencies, type ChatRequest, effectiveRoute, startChatTurn } from '../chat/turn.js';
 import { errors } from '../errors.js';
 import { type SessionTurn, TurnWaitTimeout } from '../sessions/actor.js';
 import type { SessionRegistry } from '../sessions/registry.js';
@@ -148,26 +142,12 @@ export function registerAgentApi(app: App, api: AgentApi): void {
     const sessionId = sessionIdOf(c, { generate: true });
     const request = await readChatRequest(c, api.maxMessageChars);
     const clientGone = followAbort(c.req.raw.signal);
-    let turn: SessionTurn;
-    let outputs: AsyncGenerator<TurnOutput>;
-    let first: IteratorResult<TurnOutput>;
-    try {
-      turn = await takeTurn(api, sessionId, clientGone.signal);
-      try {
-        outputs = startChatTurn(api.chat, turn, request, clientGone.signal);
-        first = await outputs.next();
-      } catch (error) {
-        await turn.release();
+    const { turn, outputs, first } = await startAnswer(api, sessionId, request, clientGone.signal).catch(
+      (error) => {
+        clientGone.unlink();
         throw error;
-      }
-      if (!first.done && first.value.type === 'failed' && first.value.beforeOutput) {
-        await turn.release();
-        throw errors.model_failed(`The model failed before answering: ${first.value.message}`);
-      }
-    } catch (error) {
-      clientGone.unlink();
-      throw error;
-    }
+      },
+    );
     const logger = c.get('logger');
     const body = outputStream(first, outputs, c.req.query('marks') === '1', {
       deadlineMs: api.chat.settings.timeoutMs + TURN_GRACE_MS,
@@ -275,6 +255,25 @@ async function readChatRequest(c: Context, maxChars: number): Promise<ChatReques
   if (parsed.data.message.length > maxChars)
     throw errors.message_too_long(`A message has at most ${maxChars} characters.`);
   return { message: parsed.data.message, route: parsed.data.route };
+}
+
+/**
+ * Waits for the session's turn and starts the answer. A failure before the first
+ * byte (no model configured, the model failing at once) releases the turn and is
+ * thrown, so it becomes a plain JSON error.
+ */
+async function startAnswer(api: AgentApi, sessionId: string, request: ChatRequest, signal: AbortSignal) {
+  const turn = await takeTurn(api, sessionId, signal);
+  try {
+    const outputs = startChatTurn(api.chat, turn, request, signal);
+    const first = await outputs.next();
+    if (!first.done && first.value.type === 'failed' && first.value.beforeOutput)
+      throw errors.model_failed(`The model failed before answering: ${first.value.message}`);
+    return { turn, outputs, first };
+  } catch (error) {
+    await turn.release();
+    throw error;
+  }
 }
 
 /** Waits for the session's turn; 503 `session_busy` past the wait limit. */
