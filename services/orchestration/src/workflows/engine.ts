@@ -42,14 +42,27 @@ export interface EngineOptions {
 
 export type RunStatus = 'running' | 'done' | 'failed';
 
+export interface StepView {
+  id: string;
+  type: string;
+  status: string;
+  output?: string;
+  attempts: number;
+  latencyMs: number;
+}
+
 export interface RunView {
   runId: string;
   workflow: string;
   status: RunStatus;
-  steps: { id: string; type: string; status: string; output?: string; attempts: number; latencyMs: number }[];
+  steps: StepView[];
   result: unknown;
   error: { step: string; message: string } | null;
 }
+
+type StepOutcome =
+  | { ok: true; output: unknown; view: StepView }
+  | { ok: false; message: string; view: StepView };
 
 const DEFAULT_RETRY: RetrySpec = retrySpec.parse({});
 
@@ -61,7 +74,8 @@ class Stopped extends Error {
 export class WorkflowEngine {
   readonly instanceId = randomUUID();
   private readonly store: RunStore;
-  private readonly active = new Map<string, Promise<void>>();
+  /** Runs executing in this process; each resolves to the finished run (undefined when interrupted). */
+  private readonly active = new Map<string, Promise<RunView | undefined>>();
   private readonly stopping = new AbortController();
   private sweeper: NodeJS.Timeout | undefined;
 
@@ -80,10 +94,7 @@ export class WorkflowEngine {
       idemKey: idemKey ?? null,
       input,
     });
-    if (runId) {
-      await this.execute(runId);
-      return (await this.view(runId))!;
-    }
+    if (runId) return (await this.execute(runId)) ?? (await this.view(runId))!;
     const existing = await this.store.runIdForKey(workflowName, idemKey!);
     if (!existing) throw new Error('The run of an idempotency key vanished.');
     return this.waitFor(existing);
@@ -97,14 +108,7 @@ export class WorkflowEngine {
       runId: run.run_id,
       workflow: run.workflow,
       status: run.status as RunStatus,
-      steps: steps.map((s) => ({
-        id: s.step_id,
-        type: s.type,
-        status: s.status,
-        ...(s.output !== null ? { output: outputText(JSON.parse(s.output)) } : {}),
-        attempts: Number(s.attempts),
-        latencyMs: Number(s.latency_ms),
-      })),
+      steps: steps.map(stepViewOf),
       result: run.result === null ? {} : JSON.parse(run.result),
       error: run.error === null ? null : JSON.parse(run.error),
     };
@@ -143,39 +147,44 @@ export class WorkflowEngine {
     const deadline = Date.now() + this.options.duplicateWaitMs;
     let pause = 20;
     for (;;) {
-      const local = this.active.get(runId);
-      if (local) await local;
-      const view = (await this.view(runId))!;
+      const finished = await this.active.get(runId);
+      const view = finished ?? (await this.view(runId))!;
       if (view.status !== 'running' || Date.now() >= deadline || this.stopping.signal.aborted) return view;
       await sleep(Math.min(pause, deadline - Date.now()));
       pause = Math.min(pause * 2, 500);
     }
   }
 
-  private execute(runId: string): Promise<void> {
+  private execute(runId: string): Promise<RunView | undefined> {
     const running = this.active.get(runId);
     if (running) return running;
     const work = this.executeRun(runId)
       .catch((error) => {
-        if (error instanceof Stopped || error instanceof LostLease) return;
-        // The lease runs out and the run is resumed later, here or elsewhere.
-        this.options.logger.error({ err: error, runId }, 'workflow run interrupted');
+        // Stopped or lost: the run is resumed later, here or elsewhere, once its lease runs out.
+        if (!(error instanceof Stopped || error instanceof LostLease)) {
+          this.options.logger.error({ err: error, runId }, 'workflow run interrupted');
+        }
+        return undefined;
       })
       .finally(() => this.active.delete(runId));
     this.active.set(runId, work);
     return work;
   }
 
-  private async executeRun(runId: string): Promise<void> {
+  private async executeRun(runId: string): Promise<RunView | undefined> {
     const run = await this.store.run(runId);
-    if (run?.status !== 'running') return;
+    if (run?.status !== 'running') return undefined;
+    const steps: StepView[] = [];
+    const end = async (status: 'done' | 'failed', result: unknown, error?: RunView['error']) => {
+      await this.store.finishRun(runId, status, result, error ?? undefined);
+      return { runId, workflow: run.workflow, status, steps, result: result ?? {}, error: error ?? null };
+    };
     const workflow = this.options.registry.get(run.workflow);
     if (!workflow) {
-      await this.store.finishRun(runId, 'failed', undefined, {
+      return end('failed', undefined, {
         step: '',
         message: `The workflow "${run.workflow}" is no longer registered.`,
       });
-      return;
     }
     const rows = new Map((await this.store.steps(runId)).map((row) => [row.step_id, row]));
     const scope: TemplateScope = { input: JSON.parse(run.input), steps: {} };
@@ -189,19 +198,18 @@ export class WorkflowEngine {
         const row = rows.get(step.id);
         if (row?.status === 'ok') {
           scope.steps[step.id] = { output: row.output === null ? null : JSON.parse(row.output) };
+          steps.push(stepViewOf(row));
           continue;
         }
         const outcome = await this.runStep(runId, position, step, scope, row);
-        if (!outcome.ok) {
-          await this.store.finishRun(runId, 'failed', undefined, { step: step.id, message: outcome.message });
-          return;
-        }
+        steps.push(outcome.view);
+        if (!outcome.ok) return end('failed', undefined, { step: step.id, message: outcome.message });
         scope.steps[step.id] = { output: outcome.output };
       }
       const result = workflow.spec.result
         ? render(workflow.spec.result, scope)
         : Object.fromEntries(Object.entries(scope.steps).map(([id, s]) => [id, s.output]));
-      await this.store.finishRun(runId, 'done', result, undefined);
+      return end('done', result);
     } finally {
       clearInterval(heartbeat);
     }
@@ -213,7 +221,7 @@ export class WorkflowEngine {
     step: StepSpec,
     scope: TemplateScope,
     previous: StepRow | undefined,
-  ): Promise<{ ok: true; output: unknown } | { ok: false; message: string }> {
+  ): Promise<StepOutcome> {
     const { logger, stepTimeoutMs } = this.options;
     const retry = step.retry ?? DEFAULT_RETRY;
     const priorAttempts = Number(previous?.attempts ?? 0);
@@ -227,13 +235,18 @@ export class WorkflowEngine {
         const output = await this.withTimeout(step.timeoutMs ?? stepTimeoutMs, (signal) =>
           this.perform(step, scope, { signal, runId, stepId: step.id, attempt }),
         );
-        await this.store.finishStep(runId, stepRef, {
-          status: 'ok',
+        const outcome = {
+          status: 'ok' as const,
           attempts: priorAttempts + attempt,
           latencyMs: Math.round(performance.now() - started),
           output: output ?? null,
-        });
-        return { ok: true, output: output ?? null };
+        };
+        await this.store.finishStep(runId, stepRef, outcome);
+        return {
+          ok: true,
+          output: outcome.output,
+          view: { ...stepRef, ...outcome, output: outputText(outcome.output) },
+        };
       } catch (error) {
         if (error instanceof LostLease || this.stopping.signal.aborted) throw error;
         const retryable = !(error instanceof StepError) || error.retryable;
@@ -244,13 +257,24 @@ export class WorkflowEngine {
         await sleep(backoffMs(retry, attempt), this.stopping.signal);
       }
     }
-    await this.store.finishStep(runId, stepRef, {
-      status: 'failed',
+    const outcome = {
+      status: 'failed' as const,
       attempts: priorAttempts + tries,
       latencyMs: Math.round(performance.now() - started),
       error: message,
-    });
-    return { ok: false, message };
+    };
+    await this.store.finishStep(runId, stepRef, outcome);
+    return {
+      ok: false,
+      message,
+      view: {
+        id: step.id,
+        type: step.type,
+        status: 'failed',
+        attempts: outcome.attempts,
+        latencyMs: outcome.latencyMs,
+      },
+    };
   }
 
   private async perform(
@@ -308,6 +332,17 @@ export class WorkflowEngine {
 export function backoffMs(retry: RetrySpec, attempt: number): number {
   const base = Math.min(retry.maxBackoffMs, retry.backoffMs * retry.factor ** (attempt - 1));
   return Math.round(base + Math.random() * base * 0.1);
+}
+
+function stepViewOf(row: StepRow): StepView {
+  return {
+    id: row.step_id,
+    type: row.type,
+    status: row.status,
+    ...(row.output !== null ? { output: outputText(JSON.parse(row.output)) } : {}),
+    attempts: Number(row.attempts),
+    latencyMs: Number(row.latency_ms),
+  };
 }
 
 function outputText(output: unknown): string | undefined {

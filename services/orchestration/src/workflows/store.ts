@@ -2,10 +2,10 @@
  * @module workflows/store
  * Runs and step results in the database. A run belongs to the instance that
  * holds its lease (`owner`, `lease_until`); every write of a step result checks
- * that lease in the same transaction, so an instance that lost a run can never
+ * that lease in the same statement, so an instance that lost a run can never
  * overwrite what its new owner does.
  */
-import { transaction } from '@xv/platform';
+import { sql } from 'kysely';
 import type { OrchestrationDatabase, WorkflowRunsTable, WorkflowStepsTable } from '../db.js';
 
 export type RunRow = WorkflowRunsTable;
@@ -74,7 +74,11 @@ export class RunStore {
       .execute();
   }
 
-  /** Records a step's outcome, and renews the lease, only while we still own the run. */
+  /**
+   * Records a step's outcome, only while we still own the run: one statement
+   * that writes nothing when the lease is gone. On PostgreSQL the run row is
+   * share-locked by the check, so a takeover cannot slip in between.
+   */
   async finishStep(
     runId: string,
     step: { id: string; position: number; type: string },
@@ -86,37 +90,22 @@ export class RunStore {
       error?: string;
     },
   ) {
-    await transaction(this.database, async (trx) => {
-      const now = Date.now();
-      const owned = await trx
-        .updateTable('wf_runs')
-        .set({ lease_until: now + this.leaseMs, updated_at: now })
-        .where('run_id', '=', runId)
-        .where('owner', '=', this.owner)
-        .where('status', '=', 'running')
-        .executeTakeFirst();
-      if (Number(owned.numUpdatedRows) === 0) throw new LostLease();
-      const result = {
-        status: outcome.status,
-        attempts: outcome.attempts,
-        latency_ms: outcome.latencyMs,
-        output: outcome.output === undefined ? null : JSON.stringify(outcome.output),
-        error: outcome.error ?? null,
-        finished_at: now,
-      };
-      await trx
-        .insertInto('wf_steps')
-        .values({
-          run_id: runId,
-          step_id: step.id,
-          position: step.position,
-          type: step.type,
-          started_at: now - outcome.latencyMs,
-          ...result,
-        })
-        .onConflict((oc) => oc.columns(['run_id', 'step_id']).doUpdateSet(result))
-        .execute();
-    });
+    const now = Date.now();
+    const output = outcome.output === undefined ? null : JSON.stringify(outcome.output);
+    const lock = this.database.dialect === 'postgres' ? sql` for share` : sql``;
+    const written = await sql`
+      insert into wf_steps
+        (run_id, step_id, position, type, status, attempts, output, error, latency_ms, started_at, finished_at)
+      select ${runId}, ${step.id}, cast(${step.position} as integer), ${step.type}, ${outcome.status},
+        cast(${outcome.attempts} as integer), ${output}, ${outcome.error ?? null}, cast(${outcome.latencyMs} as integer),
+        cast(${now - outcome.latencyMs} as bigint), cast(${now} as bigint)
+      where exists (
+        select 1 from wf_runs where run_id = ${runId} and owner = ${this.owner} and status = 'running'${lock}
+      )
+      on conflict (run_id, step_id) do update set
+        status = excluded.status, attempts = excluded.attempts, output = excluded.output, error = excluded.error,
+        latency_ms = excluded.latency_ms, finished_at = excluded.finished_at`.execute(this.db);
+    if (Number(written.numAffectedRows ?? 0) === 0) throw new LostLease();
   }
 
   async finishRun(runId: string, status: 'done' | 'failed', result: unknown, error: unknown) {
