@@ -29,6 +29,9 @@
  *   the client goes away.
  * - `cutOff(text)`: streams `text`, then drops the connection without `[DONE]`
  *   (a model failing in the middle of a stream).
+ * - `reply((request) => step)`: decides the step when the request arrives, from what
+ *   the model is shown (`request.messages`, tool results included), e.g. an answer
+ *   quoting the passage a tool returned.
  *
  * Routes: `POST /v1/chat/completions` (`stream: false` JSON or `stream: true` SSE
  * with `data: {chunk}` lines ending in `data: [DONE]`, usage on the last chunk),
@@ -54,7 +57,17 @@ export type ModelStep =
   | { kind: 'tools'; calls: ToolCallScript[] }
   | { kind: 'fail'; status: number; message: string }
   | { kind: 'stall'; ms: number }
-  | { kind: 'cutOff'; text: string };
+  | { kind: 'cutOff'; text: string }
+  | { kind: 'reply'; build: (request: ModelRequestView) => ModelStep | Promise<ModelStep> };
+
+/** What a `reply` step is shown of the request it answers. */
+export interface ModelRequestView {
+  model: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the wire messages as the client sent them.
+  messages: any[];
+  // biome-ignore lint/suspicious/noExplicitAny: the wire tool declarations as sent.
+  tools: any[];
+}
 
 export const answer = (text: string, options: { chunks?: number; delayMs?: number } = {}): ModelStep => ({
   kind: 'answer',
@@ -73,6 +86,10 @@ export const fail = (status = 500, message = 'The scripted model failed.'): Mode
 });
 export const stall = (ms = Number.POSITIVE_INFINITY): ModelStep => ({ kind: 'stall', ms });
 export const cutOff = (text: string): ModelStep => ({ kind: 'cutOff', text });
+export const reply = (build: (request: ModelRequestView) => ModelStep | Promise<ModelStep>): ModelStep => ({
+  kind: 'reply',
+  build,
+});
 
 export interface RecordedModelRequest {
   provider: 'openai' | 'workers-ai';
@@ -82,7 +99,7 @@ export interface RecordedModelRequest {
   messages: any[];
   // biome-ignore lint/suspicious/noExplicitAny: the wire tool declarations as sent.
   tools: any[];
-  /** The step that answered it. */
+  /** The step that answered it (for a `reply`, the step it built). */
   step: ModelStep;
   /** True when the client hung up before the answer was complete. */
   aborted: boolean;
@@ -149,7 +166,9 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       }
       const body = JSON.parse((await readBody(req)) || '{}');
       const model = workersRoute ? decodeURIComponent(workersRoute[1]!) : String(body.model ?? '');
-      const step = nextStep(model);
+      let step = nextStep(model);
+      while (step.kind === 'reply')
+        step = await step.build({ model, messages: body.messages ?? [], tools: body.tools ?? [] });
       let finish: () => void = () => {};
       const record: RecordedModelRequest = {
         provider: workersRoute ? 'workers-ai' : 'openai',
@@ -217,6 +236,7 @@ interface PlayContext {
 }
 
 async function play(step: ModelStep, res: ServerResponse, context: PlayContext): Promise<void> {
+  if (step.kind === 'reply') throw new Error('a reply step is built before it is played');
   if (step.kind === 'fail') {
     return sendJson(res, step.status, {
       error: { message: step.message, type: 'server_error', code: step.status },
