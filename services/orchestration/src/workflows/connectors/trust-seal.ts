@@ -2,8 +2,9 @@
  * @module workflows/connectors/trust-seal
  * `trust.seal`: seals a result with the trust service (`POST /api/seal`). The
  * trust service seals for an anonymous caller only in its demo mode
- * (`XV_TRUST_DEMO=1`); outside it, set `XV_ORCH_TRUST_TOKEN` to a credential the
- * trust service accepts as a bearer token. Output: the seal receipt.
+ * (`XV_TRUST_DEMO=1`, signed by its demo issuer): that is the default here. When
+ * `XV_ORCH_TRUST_TOKEN` is set it is sent as a bearer credential, for a trust
+ * service that accepts one. Output: the seal receipt.
  */
 import { z } from '@xv/platform';
 import { defineConnector } from './connector.js';
@@ -18,6 +19,9 @@ export function trustSealConnector(options: { trustUrl: string; token: string | 
       output: z.unknown().refine((v) => v !== undefined && v !== null && v !== '', 'output is empty'),
       input: z.record(z.string(), z.unknown()).optional(),
       tier: z.coerce.number().int().min(1).max(3).optional(),
+      anchorNow: z.boolean().optional(),
+      /** The trust service's demo issuer, or an organization the credential may seal for. */
+      issuerId: z.string().min(1).max(100).optional(),
     }),
     async run(params, { signal }) {
       const { body } = await callHttp('The trust service', `${options.trustUrl}/api/seal`, {
