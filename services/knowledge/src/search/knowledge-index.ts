@@ -119,6 +119,7 @@ export class KnowledgeIndex {
       db,
       prepared.chunks.map((c, i) => ({
         chunkId: ids[i]!,
+        orgId: revision.orgId,
         title: revision.title,
         headingPath: c.headingPath,
         text: c.text,

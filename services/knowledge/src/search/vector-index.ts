@@ -92,6 +92,13 @@ async function pgvectorSchema(db: Executor): Promise<string | undefined> {
   return find();
 }
 
+/**
+ * sqlite-vec 0.1.9 answers a KNN query by an exact scan of the organization's
+ * partition (no approximate index yet): its cost grows with chunks × dimension.
+ * Binary and int8 quantisation were measured and rejected: sign bits of sparse
+ * hashed vectors lose the ranking, and int8 distances are slower than float
+ * ones in this version (see docs/knowledge.md).
+ */
 class SqliteVecIndex implements VectorIndex {
   readonly backend = 'sqlite-vec' as const;
   constructor(private readonly db: Executor) {}
@@ -101,7 +108,7 @@ class SqliteVecIndex implements VectorIndex {
     if (fresh) await sql`drop table if exists chunk_vectors`.execute(db);
     await sql
       .raw(
-        `create virtual table if not exists chunk_vectors using vec0(chunk_id integer primary key, embedding float[${dimensions}] distance_metric=cosine, org_id text partition key)`,
+        `create virtual table if not exists chunk_vectors using vec0(chunk_id integer primary key, org_id text partition key, embedding float[${dimensions}] distance_metric=cosine)`,
       )
       .execute(db);
   }
@@ -109,7 +116,7 @@ class SqliteVecIndex implements VectorIndex {
   async add(db: Executor, rows: VectorRow[]) {
     for (const row of rows) {
       // vec0 wants an integer-typed key: better-sqlite3 binds a BigInt as one.
-      await sql`insert into chunk_vectors (chunk_id, embedding, org_id) values (${BigInt(row.chunkId)}, ${vectorToBytes(row.vector)}, ${row.orgId})`.execute(
+      await sql`insert into chunk_vectors (chunk_id, org_id, embedding) values (${BigInt(row.chunkId)}, ${row.orgId}, ${vectorToBytes(row.vector)})`.execute(
         db,
       );
     }
