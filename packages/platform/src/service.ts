@@ -74,6 +74,7 @@ export async function buildService<S extends SettingsSpec>(
       url: settings.serviceDatabaseUrl,
       dataDir: settings.dataDir,
       schema: settings.databaseSchema,
+      poolSize: settings.databasePoolSize,
     }));
   const closers: (() => unknown)[] = [];
   if (!options.database) closers.push(() => database.close());

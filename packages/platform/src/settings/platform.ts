@@ -41,6 +41,8 @@ export const platformSettingsSpec = {
       .default(1024 * 1024),
   ),
   databaseUrl: setting('DATABASE_URL', databaseUrl(), { secret: true }),
+  /** PostgreSQL connections one process keeps at most (instances × services × this must fit the server). */
+  databasePoolSize: setting('XV_DATABASE_POOL_SIZE', z.coerce.number().int().min(1).max(1000).default(10)),
   trustProxy: setting('XV_TRUST_PROXY', flag(false)),
 };
 

@@ -50,6 +50,14 @@ describe('settings', () => {
     ).toContain('XV_KB_DATABASE_SCHEMA');
   });
 
+  it('keeps at most XV_DATABASE_POOL_SIZE PostgreSQL connections per process (default 10)', () => {
+    expect(loadPlatformSettings('agent', {}).databasePoolSize).toBe(10);
+    expect(loadPlatformSettings('agent', { XV_DATABASE_POOL_SIZE: '4' }).databasePoolSize).toBe(4);
+    expect(problemsOf(() => loadPlatformSettings('agent', { XV_DATABASE_POOL_SIZE: '0' })).message).toContain(
+      'XV_DATABASE_POOL_SIZE',
+    );
+  });
+
   it('names every bad variable in one error', () => {
     const error = problemsOf(() =>
       loadPlatformSettings('identity', {
