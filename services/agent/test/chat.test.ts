@@ -43,6 +43,20 @@ describeEachDatabase('agent chat', (target) => {
     expect(pieces.length).toBeGreaterThan(1);
   });
 
+  it('sends the first words while the model is still writing the rest', async () => {
+    model.script(answer('one two three four', { delayMs: 300 }));
+    const response = await chatRequest(agent, newSession(), 'count slowly');
+    const reader = response.body!.getReader();
+    let finished = false;
+    void model.requests[0]?.done.then(() => {
+      finished = true;
+    });
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toBe('one ');
+    expect(finished).toBe(false);
+    while (!(await reader.read()).done) {}
+  });
+
   it('remembers the conversation and shows it in the state', async () => {
     const session = newSession();
     model.script(answer('First answer.'), answer('Second answer.'));

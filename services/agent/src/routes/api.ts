@@ -160,6 +160,8 @@ export function registerAgentApi(app: App, api: AgentApi): void {
     });
     return c.body(body, 200, {
       'content-type': 'text/plain; charset=utf-8',
+      // Said explicitly, the server streams from the first word instead of pre-reading chunks to size the body.
+      'transfer-encoding': 'chunked',
       'cache-control': 'no-store',
       [SESSION_HEADER]: sessionId,
     });
