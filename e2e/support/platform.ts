@@ -7,6 +7,13 @@
  * for the hosted LLM. Any service can run as several instances, and any instance
  * can be killed (`SIGKILL` included) and restarted.
  *
+ * A service runs as the launcher (`npm start`) runs it: its own `node` process with
+ * the same environment. By default from its TypeScript sources through tsx (no build
+ * needed); with `compiled: true` from its compiled `dist/main.js`, exactly the
+ * launcher's command, for every service whose build is up to date with its sources
+ * (CI builds before it tests; a stale build in a working copy falls back to the
+ * sources). `instance.entry` says which one ran.
+ *
  * ```ts
  * const platform = await startPlatform({ instances: { identity: 2 } });
  * platform.url('identity')        // first instance
@@ -17,7 +24,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +45,8 @@ export interface PlatformOptions {
   env?: Record<string, string>;
   /** Whether to start a throw-away anvil (default: when `chain` runs). */
   chain?: boolean;
+  /** Run `services/<name>/dist/main.js` (as `npm start` does) where the build is up to date. Default: the sources. */
+  compiled?: boolean;
 }
 
 export interface ServiceInstance {
@@ -46,6 +55,8 @@ export interface ServiceInstance {
   port: number;
   url: string;
   process: ChildProcess | undefined;
+  /** What runs: the compiled `dist/main.js` (as `npm start`) or the sources through tsx. */
+  entry: 'dist' | 'source';
   /** Everything the process printed (JSON log lines and errors), for diagnosis. */
   output: string[];
 }
@@ -103,6 +114,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
         port,
         url: `http://127.0.0.1:${port}`,
         process: undefined,
+        entry: options.compiled && compiledEntry(service) ? 'dist' : 'source',
         output: [],
       });
     }
@@ -126,12 +138,14 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     mkdirSync(instanceDir, { recursive: true });
     const child = spawn(
       process.execPath,
-      [
-        '--conditions=xv-source',
-        '--import',
-        'tsx',
-        join(root, 'services', instance.service, 'src', 'main.ts'),
-      ],
+      instance.entry === 'dist'
+        ? ['--enable-source-maps', join(root, 'services', instance.service, 'dist', 'main.js')]
+        : [
+            '--conditions=xv-source',
+            '--import',
+            'tsx',
+            join(root, 'services', instance.service, 'src', 'main.ts'),
+          ],
       {
         cwd: root,
         env: {
@@ -222,6 +236,32 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     },
     stop: stopAll,
   };
+}
+
+/**
+ * `services/<name>/dist/main.js` when it exists and the service's build and the
+ * platform's are newer than every source file they compile, else undefined.
+ */
+export function compiledEntry(service: ServiceName): string | undefined {
+  const main = join(root, 'services', service, 'dist', 'main.js');
+  return existsSync(main) && isBuildFresh('packages/platform') && isBuildFresh(`services/${service}`)
+    ? main
+    : undefined;
+}
+
+/** True when `<project>/tsconfig.build.tsbuildinfo` is newer than every file its build compiles. */
+export function isBuildFresh(project: string): boolean {
+  const buildInfo = join(root, project, 'tsconfig.build.tsbuildinfo');
+  if (!existsSync(buildInfo)) return false;
+  const built = statSync(buildInfo).mtimeMs;
+  const newer = (dir: string): boolean =>
+    readdirSync(dir, { withFileTypes: true }).some((entry) => {
+      const path = join(dir, entry.name);
+      // Tests and test helpers are not part of the build (see each tsconfig.build.json).
+      if (/\.test\.tsx?$|^testing(\.ts)?$/.test(entry.name)) return false;
+      return entry.isDirectory() ? newer(path) : statSync(path).mtimeMs > built;
+    });
+  return !newer(join(root, project, 'src'));
 }
 
 async function dropSchemas(url: string, names: ServiceName[], suffix: string) {
