@@ -60,6 +60,13 @@ export interface RunView {
   error: { step: string; message: string } | null;
 }
 
+/** What executing a run needs: its workflow, input and the step results already recorded. */
+interface RunToExecute {
+  workflow: string;
+  input: Record<string, unknown>;
+  recorded: Map<string, StepRow>;
+}
+
 type StepOutcome =
   | { ok: true; output: unknown; view: StepView }
   | { ok: false; message: string; view: StepView };
@@ -94,7 +101,10 @@ export class WorkflowEngine {
       idemKey: idemKey ?? null,
       input,
     });
-    if (runId) return (await this.execute(runId)) ?? (await this.view(runId))!;
+    if (runId) {
+      const fresh = { workflow: workflowName, input, recorded: new Map() };
+      return (await this.execute(runId, fresh)) ?? (await this.view(runId))!;
+    }
     const existing = await this.store.runIdForKey(workflowName, idemKey!);
     if (!existing) throw new Error('The run of an idempotency key vanished.');
     return this.waitFor(existing);
@@ -155,10 +165,11 @@ export class WorkflowEngine {
     }
   }
 
-  private execute(runId: string): Promise<RunView | undefined> {
+  /** `known`: a run just created here, so nothing needs reading back. */
+  private execute(runId: string, known?: RunToExecute): Promise<RunView | undefined> {
     const running = this.active.get(runId);
     if (running) return running;
-    const work = this.executeRun(runId)
+    const work = this.executeRun(runId, known)
       .catch((error) => {
         // Stopped or lost: the run is resumed later, here or elsewhere, once its lease runs out.
         if (!(error instanceof Stopped || error instanceof LostLease)) {
@@ -171,9 +182,20 @@ export class WorkflowEngine {
     return work;
   }
 
-  private async executeRun(runId: string): Promise<RunView | undefined> {
+  private async loadRun(runId: string): Promise<RunToExecute | undefined> {
     const run = await this.store.run(runId);
     if (run?.status !== 'running') return undefined;
+    const steps = await this.store.steps(runId);
+    return {
+      workflow: run.workflow,
+      input: JSON.parse(run.input),
+      recorded: new Map(steps.map((row) => [row.step_id, row])),
+    };
+  }
+
+  private async executeRun(runId: string, known?: RunToExecute): Promise<RunView | undefined> {
+    const run = known ?? (await this.loadRun(runId));
+    if (!run) return undefined;
     const steps: StepView[] = [];
     const end = async (status: 'done' | 'failed', result: unknown, error?: RunView['error']) => {
       await this.store.finishRun(runId, status, result, error ?? undefined);
@@ -186,8 +208,7 @@ export class WorkflowEngine {
         message: `The workflow "${run.workflow}" is no longer registered.`,
       });
     }
-    const rows = new Map((await this.store.steps(runId)).map((row) => [row.step_id, row]));
-    const scope: TemplateScope = { input: JSON.parse(run.input), steps: {} };
+    const scope: TemplateScope = { input: run.input, steps: {} };
     const heartbeat = setInterval(
       () => void this.store.renewLease(runId).catch(() => {}),
       Math.max(100, Math.floor(this.options.leaseMs / 3)),
@@ -195,7 +216,7 @@ export class WorkflowEngine {
     heartbeat.unref();
     try {
       for (const [position, step] of workflow.spec.steps.entries()) {
-        const row = rows.get(step.id);
+        const row = run.recorded.get(step.id);
         if (row?.status === 'ok') {
           scope.steps[step.id] = { output: row.output === null ? null : JSON.parse(row.output) };
           steps.push(stepViewOf(row));
