@@ -83,6 +83,15 @@ describe('the platform app', () => {
     );
   });
 
+  it('closes the connection after a 413, so no next request is sent on a socket the server drops', async () => {
+    const response = await postJson('/api/echo', JSON.stringify({ name: 'x'.repeat(5000), count: 1 }));
+    expect(response.status).toBe(413);
+    expect(response.headers.get('connection')).toBe('close');
+    await response.body?.cancel();
+    const next = await postJson('/api/echo', JSON.stringify({ name: 'a', count: 2 }));
+    expect(next.status).toBe(200);
+  });
+
   it('answers an unknown route with 404 not_found', async () => {
     await expectError(await service.fetch('/nowhere'), 404, 'not_found');
   });

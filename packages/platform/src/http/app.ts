@@ -96,9 +96,12 @@ export function createApp(options: CreateAppOptions) {
     bodyLimit({
       maxSize: settings.bodyLimitBytes,
       onError: () => {
-        throw platformErrors.payload_too_large(
+        const tooLarge = platformErrors.payload_too_large(
           `The request body is larger than ${settings.bodyLimitBytes} bytes.`,
         );
+        // The rest of the body is never read, and the server drops such a connection
+        // shortly after answering: tell the client not to send its next request on it.
+        throw new AppError(tooLarge.status, tooLarge.code, tooLarge.message, {}, { Connection: 'close' });
       },
     }),
   );
