@@ -14,6 +14,10 @@
  *    node forgot, replaces one stuck longer than `stuckSeconds` with higher fees
  *    (same nonce, so only one of them can ever be mined), and gives an anchor a new
  *    nonce if that nonce was consumed by another transaction of the same key.
+ *
+ * Several instances may share the key and one PostgreSQL database: a nonce is only
+ * handed out under a row lock on `relayer_nonces`, and whoever gets the lock first
+ * looks again for the hash (or the re-send) another instance may have just committed.
  */
 import { type Database, type Logger, transaction } from '@xv/platform';
 import type { Transaction } from 'kysely';
@@ -86,8 +90,13 @@ export class Relayer {
       if (again) return { anchor: again, created: false };
       const fees = await this.currentFees();
       const now = Date.now();
-      const { anchor, rawTx } = await transaction(this.database, async (trx) => {
+      const outcome = await transaction(this.database, async (trx) => {
         const db = trx as Transaction<ChainDatabase>;
+        // Waits for any other relayer instance that is handing out a nonce; if it was
+        // anchoring this very hash, its anchor is committed by now and stands.
+        await this.nonceRow(db);
+        const raced = await this.find(hash, db);
+        if (raced) return { anchor: raced, rawTx: undefined };
         const nonce = await this.takeNonce(db);
         const signed = await this.sign(hash, nonce, fees);
         const row: AnchorRow = {
@@ -108,13 +117,14 @@ export class Relayer {
         await this.recordAttempt(db, hash, nonce, signed, fees, now);
         return { anchor: row, rawTx: signed.rawTx };
       });
-      await this.broadcast(rawTx);
-      return { anchor, created: true };
+      if (!outcome.rawTx) return { anchor: outcome.anchor, created: false };
+      await this.broadcast(outcome.rawTx);
+      return { anchor: outcome.anchor, created: true };
     });
   }
 
-  find(ref: string): Promise<AnchorRow | undefined> {
-    return this.db
+  find(ref: string, db: ChainDb | Transaction<ChainDatabase> = this.db): Promise<AnchorRow | undefined> {
+    return db
       .selectFrom('anchors')
       .selectAll()
       .where('ref', '=', ref)
@@ -262,6 +272,10 @@ export class Relayer {
       const now = Date.now();
       const rawTx = await transaction(this.database, async (trx) => {
         const db = trx as Transaction<ChainDatabase>;
+        // Another relayer instance's poller may have re-sent this anchor while we waited
+        // for the nonce: then there is nothing left to do (and no nonce to spend).
+        await this.nonceRow(db);
+        if ((await this.find(anchor.ref, db))?.nonce !== anchor.nonce) return undefined;
         const nonce = await this.takeNonce(db);
         const signed = await this.sign(anchor.ref as Hex, nonce, fees);
         await this.recordAttempt(db, anchor.ref, nonce, signed, fees, now);
@@ -278,6 +292,7 @@ export class Relayer {
           .execute();
         return signed.rawTx;
       });
+      if (!rawTx) return;
       this.logger.warn(
         { ref: anchor.ref, oldNonce: anchor.nonce },
         'anchor nonce was used elsewhere: re-sent',
@@ -295,10 +310,12 @@ export class Relayer {
     await transaction(this.database, async (trx) => {
       const db = trx as Transaction<ChainDatabase>;
       const row = await this.nonceRow(db);
+      // Two relayer instances starting together on a new database both find no row.
       if (!row)
         await db
           .insertInto('relayer_nonces')
           .values({ address: this.address, chain_id: this.chainId, next_nonce: chainNonce })
+          .onConflict((conflict) => conflict.columns(['address', 'chain_id']).doNothing())
           .execute();
       else if (row.next_nonce < chainNonce)
         await db
