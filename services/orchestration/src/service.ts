@@ -77,6 +77,7 @@ export const orchestrationService = defineService({
       stepTimeoutMs: config.stepTimeoutMs,
       leaseMs: config.leaseSeconds * 1000,
       duplicateWaitMs: config.duplicateWaitSeconds * 1000,
+      singleInstance: database.dialect === 'sqlite',
     });
     registerWorkflowRoutes(app, {
       engine,

@@ -38,6 +38,19 @@ describeEachDatabase('run leases', (target) => {
     expect((await second.steps('run_a')).map((s) => s.step_id)).toEqual(['one', 'two']);
   });
 
+  it('takes every running run of another owner over at a single-instance start', async () => {
+    const opened = await target.open('orchestration');
+    await migrate(opened, migrations);
+    const database = opened as OrchestrationDatabase;
+    const crashed = new RunStore(database, 'instance-a', 60_000);
+    const restarted = new RunStore(database, 'instance-b', 60_000);
+    await crashed.claimNewRun({ runId: 'run_leased', workflow: 'w', idemKey: null, input: {} });
+    expect(await restarted.claimAbandoned()).toEqual([]);
+    expect(await restarted.claimAbandoned({ evenIfLeased: true })).toEqual(['run_leased']);
+    expect(await restarted.claimAbandoned({ evenIfLeased: true })).toEqual([]);
+    await expect(crashed.finishRun('run_leased', 'done', {}, undefined)).rejects.toBeInstanceOf(LostLease);
+  });
+
   it('claims an idempotency key once per workflow', async () => {
     const opened = await target.open('orchestration');
     await migrate(opened, migrations);

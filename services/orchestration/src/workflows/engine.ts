@@ -38,6 +38,8 @@ export interface EngineOptions {
   leaseMs: number;
   /** Longest a duplicate request waits for the first one's run. */
   duplicateWaitMs: number;
+  /** Only one instance uses the database (SQLite): at start, every running run is resumed at once. */
+  singleInstance: boolean;
 }
 
 export type RunStatus = 'running' | 'done' | 'failed';
@@ -124,20 +126,20 @@ export class WorkflowEngine {
     };
   }
 
-  /** Resumes abandoned runs now and then every lease period. */
+  /** Resumes abandoned runs now, then every half lease. */
   startResuming(): void {
-    const sweep = () =>
-      void this.resumeAbandoned().catch((error) =>
+    const sweep = (evenIfLeased = false) =>
+      void this.resumeAbandoned(evenIfLeased).catch((error) =>
         this.options.logger.error({ err: error }, 'resume sweep failed'),
       );
-    sweep();
-    this.sweeper = setInterval(sweep, Math.max(250, Math.floor(this.options.leaseMs / 2)));
+    sweep(this.options.singleInstance);
+    this.sweeper = setInterval(() => sweep(), Math.max(250, Math.floor(this.options.leaseMs / 2)));
     this.sweeper.unref();
   }
 
-  async resumeAbandoned(): Promise<string[]> {
+  async resumeAbandoned(evenIfLeased = false): Promise<string[]> {
     if (this.stopping.signal.aborted) return [];
-    const claimed = await this.store.claimAbandoned();
+    const claimed = await this.store.claimAbandoned({ evenIfLeased });
     for (const runId of claimed) {
       this.options.logger.info({ runId }, 'resuming an abandoned workflow run');
       void this.execute(runId);

@@ -137,25 +137,28 @@ export class RunStore {
       .execute();
   }
 
-  /** Takes over running runs whose lease has run out (their instance stopped or crashed). */
-  async claimAbandoned(limit = 20): Promise<string[]> {
+  /**
+   * Takes over running runs whose lease has run out (their instance stopped or
+   * crashed), or, with `evenIfLeased`, every running run of another owner (a
+   * single-instance deployment starting up: whoever held them is gone).
+   */
+  async claimAbandoned({ limit = 20, evenIfLeased = false } = {}): Promise<string[]> {
     const now = Date.now();
-    const candidates = await this.db
-      .selectFrom('wf_runs')
-      .select('run_id')
-      .where('status', '=', 'running')
-      .where('lease_until', '<', now)
-      .limit(limit)
-      .execute();
+    let candidates = this.db.selectFrom('wf_runs').select('run_id').where('status', '=', 'running');
+    candidates = evenIfLeased
+      ? candidates.where((eb) => eb.or([eb('owner', 'is', null), eb('owner', '!=', this.owner)]))
+      : candidates.where('lease_until', '<', now);
     const claimed: string[] = [];
-    for (const { run_id } of candidates) {
-      const result = await this.db
+    for (const { run_id } of await candidates.limit(limit).execute()) {
+      let claim = this.db
         .updateTable('wf_runs')
         .set({ owner: this.owner, lease_until: now + this.leaseMs, updated_at: now })
         .where('run_id', '=', run_id)
-        .where('status', '=', 'running')
-        .where('lease_until', '<', now)
-        .executeTakeFirst();
+        .where('status', '=', 'running');
+      claim = evenIfLeased
+        ? claim.where((eb) => eb.or([eb('owner', 'is', null), eb('owner', '!=', this.owner)]))
+        : claim.where('lease_until', '<', now);
+      const result = await claim.executeTakeFirst();
       if (Number(result.numUpdatedRows) === 1) claimed.push(run_id);
     }
     return claimed;
