@@ -200,6 +200,13 @@ describeEachDatabase('verification', (target) => {
     }
   });
 
+  it('POST /api/verify refuses a 10,000-deep proof object with 400 too_deep, not a crash', async () => {
+    const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    const response = await postJson(stack.trust, '/api/verify', `{"proof":${deep}}`);
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toBe('too_deep');
+  });
+
   it('fails verification when any single byte of the proof changes', async () => {
     const bytes = Buffer.from(proof, 'utf8');
     await fc.assert(

@@ -20,7 +20,7 @@ const canonicalize: Canonicalize =
 
 /** RFC 8785 bytes of a JSON value. */
 export function canonicalBytes(value: unknown): Uint8Array {
-  assertDepth(value);
+  assertJsonDepth(value);
   const text = canonicalize(value);
   if (text === undefined) throw new TypeError('The value has no JSON form.');
   return encoder.encode(text);
@@ -50,7 +50,8 @@ export function digestOf(tagged: unknown): Uint8Array | null {
   return Buffer.from(tagged.slice(7), 'hex');
 }
 
-function assertDepth(value: unknown) {
+/** Refuses (400 `too_deep`) a value nested deeper than MAX_JSON_DEPTH, before anything recursive sees it. */
+export function assertJsonDepth(value: unknown) {
   // Iterative, so a hostile nesting cannot exhaust the stack here either.
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {

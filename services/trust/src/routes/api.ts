@@ -29,6 +29,7 @@ import {
 } from '@xv/platform';
 import type { Context } from 'hono';
 import type { Attestations } from '../attestations/attestations.js';
+import { assertJsonDepth } from '../crypto/canonical.js';
 import { errors } from '../errors.js';
 import type { Issuer, IssuerDirectory } from '../issuers/directory.js';
 import type { Keyring } from '../keys/keyring.js';
@@ -299,6 +300,8 @@ export function registerApi(app: App, o: ApiOptions) {
 
   app.openapi(verifyProofRoute, async (c) => {
     const { proof, publicJwk } = c.req.valid('json');
+    // JSON.stringify recurses: a hostile 10,000-deep proof object would overflow the stack.
+    if (typeof proof !== 'string') assertJsonDepth(proof);
     const text = typeof proof === 'string' ? proof : JSON.stringify(proof);
     return c.json(await receipts.verifyProof(text, publicJwk ? asP256Jwk(publicJwk) : undefined), 200);
   });
