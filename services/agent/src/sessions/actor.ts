@@ -7,7 +7,13 @@
  * session's revision in the database has not moved.
  */
 import { newId } from '@xv/platform';
-import type { Lease, SessionRecord, SessionStore, StoredMessage } from './store.js';
+import {
+  DEFAULT_TENANT,
+  type Lease,
+  type SessionRecord,
+  type SessionStore,
+  type StoredMessage,
+} from './store.js';
 
 export interface ActorOptions {
   /** Messages kept in memory for the model's view of the history. */
@@ -75,7 +81,8 @@ export class SessionActor {
       await previous;
       signal?.throwIfAborted();
       if (!this.created) {
-        await this.store.ensure(this.id);
+        // A session created just now is known without reading it back.
+        if (await this.store.ensure(this.id)) this.cached = newSession(this.id);
         this.created = true;
       }
       lease = await this.waitForLease(signal);
@@ -148,6 +155,10 @@ export class SessionActor {
       },
     };
   }
+}
+
+function newSession(id: string): SessionSnapshot {
+  return { id, tenant: DEFAULT_TENANT, route: null, systemPrompt: null, rev: 0, messageCount: 0, window: [] };
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

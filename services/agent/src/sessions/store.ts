@@ -97,14 +97,15 @@ export class SessionStore {
     this.db = database.kysely.withTables<Tables>();
   }
 
-  /** Creates the session on first use; a no-op when it exists. */
-  async ensure(id: string): Promise<void> {
+  /** Creates the session on first use; true when it was created now, false when it existed. */
+  async ensure(id: string): Promise<boolean> {
     const now = Date.now();
-    await this.db
+    const result = await this.db
       .insertInto('agent_sessions')
       .values({ id, tenant: DEFAULT_TENANT, created_at: now, updated_at: now })
       .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   /** Takes the lease if it is free or expired; undefined when someone else holds it. */
