@@ -191,6 +191,29 @@ describeEachDatabase('router without a model', (target) => {
     expect(body.hops[0]).toMatchObject({ status: 'error', reason: 'not_configured' });
   });
 
+  it('limits routing per client address (429 rate_limited)', async () => {
+    const service = await startService(orchestrationService, {
+      database: await target.open('orchestration'),
+      env: { XV_ORCH_ROUTE_PER_MINUTE: '2' },
+    });
+    const route = () => service.fetch('/api/route', jsonInit({ prompt: 'Hello' }));
+    await expectError(await route(), 503, 'ai_unavailable');
+    await expectError(await route(), 503, 'ai_unavailable');
+    const limited = await route();
+    await expectError(limited, 429, 'rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it.runIf(target.dialect === 'postgres')('shares the limit between instances on PostgreSQL', async () => {
+    const database = await target.open('orchestration');
+    const env = { XV_ORCH_ROUTE_PER_MINUTE: '2' };
+    const first = await startService(orchestrationService, { database, env });
+    const second = await startService(orchestrationService, { database, env });
+    await expectError(await first.fetch('/api/route', jsonInit({ prompt: 'Hi' })), 503, 'ai_unavailable');
+    await expectError(await second.fetch('/api/route', jsonInit({ prompt: 'Hi' })), 503, 'ai_unavailable');
+    await expectError(await first.fetch('/api/route', jsonInit({ prompt: 'Hi' })), 429, 'rate_limited');
+  });
+
   it('stops start-up on bad tiers, naming the setting', async () => {
     const database = await target.open('orchestration');
     for (const tiers of [
