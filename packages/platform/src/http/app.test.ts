@@ -92,6 +92,15 @@ describe('the platform app', () => {
     expect(next.status).toBe(200);
   });
 
+  it('says Connection: close when it answers without reading the body, and keeps alive when it read it', async () => {
+    const unread = await postJson('/nowhere', JSON.stringify({ name: 'x'.repeat(1000) }));
+    expect(unread.status).toBe(404);
+    expect(unread.headers.get('connection')).toBe('close');
+    const read = await postJson('/api/echo', JSON.stringify({ name: 'a', count: 2 }));
+    expect(read.status).toBe(200);
+    expect(read.headers.get('connection')).toBe('keep-alive');
+  });
+
   it('answers an unknown route with 404 not_found', async () => {
     await expectError(await service.fetch('/nowhere'), 404, 'not_found');
   });

@@ -6,7 +6,7 @@
  * `/readyz`, `/metrics`, `/openapi.json` and `/docs`.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
@@ -105,6 +105,7 @@ export function createApp(options: CreateAppOptions) {
       },
     }),
   );
+  app.use(closeAfterUnreadBody);
   app.use(csrfProtection({ sharedDomain: settings.sharedDomain, ownOrigin }));
 
   app.get('/healthz', (c) => c.json({ ok: true, service }));
@@ -135,6 +136,19 @@ export function createApp(options: CreateAppOptions) {
 
   return app;
 }
+
+/**
+ * An answer given without reading the request body (a 401 before the body, a 413)
+ * says `Connection: close`: the server discards such a body and drops the socket
+ * when it is large or slow, and a keep-alive client would lose the next request it
+ * sends on that socket.
+ */
+const closeAfterUnreadBody: MiddlewareHandler = async (c, next) => {
+  await next();
+  const length = c.req.header('content-length');
+  const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+  if (hasBody && !c.req.raw.bodyUsed) c.res.headers.set('Connection', 'close');
+};
 
 function rejectInvalidInput(result: { success: boolean; error?: ZodError; target: string }) {
   if (result.success || !result.error) return;
