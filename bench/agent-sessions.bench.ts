@@ -12,7 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { agentService, SessionRegistry, SessionStore } from '@xv/agent';
 // The model server alone: the testing entry point pulls in vitest.
-import { answer, startModelServer } from '../packages/platform/src/testing/model-server.js';
+import { answer, startModelServer } from '@xv/platform/model-server';
 import { defineBenchmark, percentile, round } from './lib/harness.js';
 import { serveForBench } from './lib/services.js';
 

@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { agentService } from '@xv/agent';
 // The model server alone: the testing entry point pulls in vitest.
-import { answer, startModelServer } from '../packages/platform/src/testing/model-server.js';
+import { answer, startModelServer } from '@xv/platform/model-server';
 import { defineBenchmark, percentile, round } from './lib/harness.js';
 import { serveForBench } from './lib/services.js';
 

@@ -7,7 +7,7 @@
  * second process.
  */
 import { orchestrationService } from '@xv/orchestration';
-import { answer, startModelServer } from '../packages/platform/src/testing/model-server.js';
+import { answer, startModelServer } from '@xv/platform/model-server';
 import { defineBenchmark, percentile, round } from './lib/harness.js';
 import { runLoad } from './lib/load.js';
 import { serveForBench } from './lib/services.js';
