@@ -16,7 +16,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createUser, signIn, signUp } from '@xv/identity/testing';
+import { createServiceClient, createUser, signIn, signUp } from '@xv/identity/testing';
 import { SERVICE_NAMES, SERVICES, type ServiceName } from '@xv/platform';
 import { answer, testDatabaseTargets } from '@xv/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,7 @@ const onPostgres = Boolean(databaseUrl) && testDatabaseTargets().some((t) => t.d
 /** The documented cache times a logout has to wait out on other instances. */
 const IDENTITY_SESSION_CACHE_MS = 2000; // XV_IDENTITY_SESSION_CACHE_MS default
 const SSO_CLIENT_CACHE_MS = 3000; // SsoClient default in @xv/platform
+const TOKEN_CACHE_MS = 5000; // IdentityDirectory's service-token cache in @xv/platform
 const LEADS_PER_MINUTE = 6;
 const PASSWORD = 'correct horse battery';
 
@@ -256,6 +257,41 @@ describe.runIf(onPostgres)(
       // The right password is refused now, on either instance.
       expect(await attempt(1, PASSWORD)).toBe('/login?error=locked');
       expect(await attempt(0, PASSWORD)).toBe('/login?error=locked');
+    });
+
+    it('stops a service token revoked through one identity instance at once on the other, and at other services within the token cache time', async () => {
+      const { id, token } = await createServiceClient(proxies.identity.url, admin.cookie, {
+        name: 'attester',
+        scopes: ['attest:issue'],
+        org_id: admin.orgId,
+      });
+      const bearer = { authorization: `Bearer ${token}` };
+      const attest = (instance: number) =>
+        call('trust', '/api/attestation', {
+          instance,
+          headers: bearer,
+          json: { schema: 'https://schemas.scale-out.test/order', subject: 'order-1', claim: { paid: true } },
+        });
+      expect(
+        (await call('identity', '/api/service-clients/me', { instance: 1, headers: bearer })).status,
+      ).toBe(200);
+      for (const instance of [0, 1]) expect((await attest(instance)).status).toBe(200);
+
+      const revoked = await call('identity', `/api/service-clients/${id}`, {
+        instance: 0,
+        method: 'DELETE',
+        cookie: admin.cookie,
+      });
+      expect(revoked.status).toBe(200);
+      expect(
+        (await call('identity', '/api/service-clients/me', { instance: 1, headers: bearer })).status,
+      ).toBe(401);
+      await pause(TOKEN_CACHE_MS + 200);
+      for (const instance of [0, 1]) {
+        const refused = await attest(instance);
+        expect(refused.status).toBe(401);
+        expect((await refused.json()).error).toBe('invalid_token');
+      }
     });
 
     it('counts a per-address limit once across both orchestration instances, whatever X-Forwarded-For the client sends', async () => {
@@ -525,9 +561,67 @@ describe.runIf(onPostgres)(
       expect(confirmed).toHaveLength(12);
     });
 
+    it('loses no request while each identity instance in turn leaves the balancer, restarts and comes back', async () => {
+      const statuses: number[] = [];
+      let rolling = true;
+      const traffic = (async () => {
+        // Sessions checked at identity, and through identity by the knowledge base, the whole time.
+        for (let round = 0; rolling && round < 2000; round++) {
+          const answers = await Promise.all([
+            call('identity', '/api/session', { cookie: admin.cookie }),
+            call('knowledge', '/api/tokens', { cookie: admin.cookie }),
+          ]);
+          statuses.push(...answers.map((r) => r.status));
+        }
+      })();
+      const urls = platform.urls('identity');
+      for (const index of [0, 1]) {
+        proxies.identity.setBackends(urls.filter((_, i) => i !== index));
+        await platform.restart('identity', index); // SIGTERM, then a new process, ready again
+        proxies.identity.setBackends(urls);
+      }
+      rolling = false;
+      await traffic;
+      expect(statuses.length).toBeGreaterThan(10);
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    });
+
+    it('finishes an answer still streaming from an agent instance that is stopped after leaving the balancer', async () => {
+      platform.model.reset();
+      const text = 'a slow answer still arrives whole';
+      platform.model.script(answer(text, { chunks: 6, delayMs: 400 }));
+      const session = `draining-${randomBytes(12).toString('hex')}`;
+      const urls = platform.urls('agent');
+      const inFlight = call('agent', `/api/chat?session=${session}`, {
+        instance: 0,
+        json: { message: 'Take your time.' },
+      }).then(async (r) => ({ status: r.status, text: await r.text() }));
+      await eventually(async () => (platform.model.requests.length > 0 ? true : undefined), 'the model call');
+
+      proxies.agent.setBackends([urls[1]!]);
+      const restarted = platform.restart('agent', 0); // SIGTERM while the answer streams
+      expect(await inFlight).toEqual({ status: 200, text });
+      await restarted;
+      proxies.agent.setBackends(urls);
+      const state = await (await call('agent', `/api/state?session=${session}`, { instance: 1 })).json();
+      expect(state.messages.map((m: { content: string }) => m.content)).toEqual(['Take your time.', text]);
+    });
+
     it('needs no file another instance wrote: every secret came from the environment', () => {
       for (const generated of ['identity-issuer.kek', 'trust-kek', 'chain-token'])
         expect(existsSync(join(platform.dataDir, generated))).toBe(false);
+    });
+
+    it('refuses to start an identity instance whose XV_IDENTITY_KEK differs from the others', async () => {
+      const shared = platform.env.XV_IDENTITY_KEK!;
+      await expect(
+        platform.restart('identity', 1, { XV_IDENTITY_KEK: randomBytes(32).toString('base64') }),
+      ).rejects.toThrow(/key-encryption key cannot open the stored issuer key/);
+      // With the shared key it starts again and serves the same sessions.
+      await platform.restart('identity', 1, { XV_IDENTITY_KEK: shared });
+      expect((await call('identity', '/api/session', { instance: 1, cookie: admin.cookie })).status).toBe(
+        200,
+      );
     });
   },
 );
