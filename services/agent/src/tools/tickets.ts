@@ -99,7 +99,9 @@ export class TicketDesk {
       if (!response.ok)
         this.options.logger.warn({ status: response.status, ticket: ticket.id }, 'ticket webhook refused');
     } catch (error) {
-      this.options.logger.warn({ err: error, ticket: ticket.id }, 'ticket webhook failed');
+      // The reason only: the webhook's URL may carry a token.
+      const reason = error instanceof Error ? error.message : 'unknown';
+      this.options.logger.warn({ reason, ticket: ticket.id }, 'ticket webhook failed');
     }
   }
 }
