@@ -30,6 +30,7 @@ const onPostgres = Boolean(databaseUrl) && testDatabaseTargets().some((t) => t.d
 const IDENTITY_SESSION_CACHE_MS = 2000; // XV_IDENTITY_SESSION_CACHE_MS default
 const SSO_CLIENT_CACHE_MS = 3000; // SsoClient default in @xv/platform
 const TOKEN_CACHE_MS = 5000; // IdentityDirectory's service-token cache in @xv/platform
+const STATUS_CACHE_MS = 1000; // identity's cache of a status list's revoked slots
 const LEADS_PER_MINUTE = 6;
 const PASSWORD = 'correct horse battery';
 
@@ -292,6 +293,32 @@ describe.runIf(onPostgres)(
         expect(refused.status).toBe(401);
         expect((await refused.json()).error).toBe('invalid_token');
       }
+    });
+
+    it('verifies on one identity instance a credential issued through the other, and sees its revocation there', async () => {
+      const issued = await call('identity', '/api/did/issue', {
+        instance: 0,
+        cookie: admin.cookie,
+        json: { type: 'IdentityCredential' },
+      });
+      expect(issued.status).toBe(200);
+      const credential = await issued.json();
+      const verify = (instance: number) =>
+        call('identity', '/api/did/verify', { instance, json: { token: credential.sdjwt } }).then((r) =>
+          r.json(),
+        );
+      expect(await verify(1)).toMatchObject({ valid: true });
+
+      const revoked = await call('identity', '/api/did/revoke', {
+        instance: 1,
+        cookie: admin.cookie,
+        json: { id: credential.id },
+      });
+      expect(revoked.status).toBe(200);
+      // Each instance re-reads a list's revoked slots after at most a second.
+      await pause(STATUS_CACHE_MS + 200);
+      for (const instance of [0, 1])
+        expect(await verify(instance)).toMatchObject({ valid: false, reason: 'revoked' });
     });
 
     it('counts a per-address limit once across both orchestration instances, whatever X-Forwarded-For the client sends', async () => {
