@@ -29,10 +29,17 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { answer, callTool, reply, testDatabaseTargets } from '@xv/platform/testing';
+import {
+  answer,
+  callTool,
+  hasChromium,
+  launchBrowser,
+  reply,
+  screenshots,
+  testDatabaseTargets,
+} from '@xv/platform/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, screenshots } from './support/browser.js';
 import { runXv } from './support/journey-cli.js';
 import {
   addMember,

@@ -1,18 +1,15 @@
 import { openDatabase } from '@xv/platform';
-import { answer, callTool, type ModelServer, startModelServer, tempDir } from '@xv/platform/testing';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import {
+  answer,
+  callTool,
+  launchBrowser,
+  type ModelServer,
+  startModelServer,
+  tempDir,
+} from '@xv/platform/testing';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Agent, MODEL_KEY, modelEnv, startAgent } from './helpers.js';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 describe('the chat page', () => {
   let model: ModelServer;
@@ -23,7 +20,7 @@ describe('the chat page', () => {
   beforeAll(async () => {
     model = await startModelServer({ apiKey: MODEL_KEY });
     agent = await startAgent(await openDatabase({ service: 'agent', dataDir: tempDir() }), modelEnv(model));
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();

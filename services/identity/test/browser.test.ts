@@ -4,17 +4,14 @@
  * with Chromium's virtual authenticator, and steps up to AAL3 with it.
  * WebAuthn needs a host name as RP id, so the service is served on http://localhost.
  */
-import { existsSync } from 'node:fs';
 import { buildService, listen, openDatabase } from '@xv/platform';
-import { freePort, tempDir } from '@xv/platform/testing';
-import { type Browser, chromium } from 'playwright-core';
+import { freePort, hasChromium, launchBrowser, tempDir } from '@xv/platform/testing';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/mfa/totp.js';
 import { identityService } from '../src/service.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-describe.runIf(existsSync(CHROMIUM))('a person in the browser', () => {
+describe.runIf(hasChromium())('a person in the browser', () => {
   let browser: Browser;
   let base: string;
   let stop: () => Promise<void>;
@@ -39,18 +36,7 @@ describe.runIf(existsSync(CHROMIUM))('a person in the browser', () => {
       await built.close();
       await database.close();
     };
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser();
   });
 
   afterAll(async () => {

@@ -4,8 +4,8 @@
  * browser, the reviewer approves through the form, and the pages send a
  * visitor without a session to the identity login.
  */
-import { describeEachDatabase } from '@xv/platform/testing';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { describeEachDatabase, launchBrowser } from '@xv/platform/testing';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256, startWorld, type World, withCookie, withToken } from './helpers.js';
 
@@ -48,18 +48,7 @@ describeEachDatabase('reviewer pages', (target) => {
 
   beforeAll(async () => {
     world = await startWorld(target);
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser();
     const pushed = await withToken(world.kb, world.tokens.sync, '/api/sync/push', {
       path: 'finance/q3.md',
       content: HOSTILE,

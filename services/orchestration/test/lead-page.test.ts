@@ -3,8 +3,8 @@
  * script solves the proof of work and the lead is stored.
  */
 import { openDatabase } from '@xv/platform';
-import { type RunningService, startService, tempDir } from '@xv/platform/testing';
-import { type Browser, chromium } from 'playwright-core';
+import { launchBrowser, type RunningService, startService, tempDir } from '@xv/platform/testing';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';
 
@@ -19,18 +19,7 @@ describe('lead form page in a browser', () => {
       database: await openDatabase({ service: 'orchestration', dataDir: tempDir() }),
       env: { XV_LEAD_CHALLENGE: 'altcha', XV_ALTCHA_MAX_NUMBER: '5000', XV_ORCH_ADMIN_TOKEN: ADMIN_TOKEN },
     });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser();
   });
   afterAll(() => browser?.close());
 

@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
-import { describeEachDatabase } from '@xv/platform/testing';
-import { type Browser, chromium } from 'playwright-core';
+import { describeEachDatabase, launchBrowser } from '@xv/platform/testing';
+import type { Browser } from 'playwright-core';
 import { type Hex, hashMessage, keccak256, recoverMessageAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,18 +63,7 @@ describeEachDatabase('verify pages', (target) => {
     receipt = await (
       await postJson(stack.trust, '/api/seal', { modelId: 'model-p', output: 'page test', anchorNow: true })
     ).json();
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();

@@ -115,4 +115,5 @@ export async function startService<S extends SettingsSpec>(
     fetch: (path, init) => fetch(`${url}${path}`, init),
   };
 }
+export * from './browser.js';
 export * from './model-server.js';

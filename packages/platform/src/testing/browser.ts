@@ -1,5 +1,5 @@
 /**
- * @module e2e/support/browser
+ * @module testing/browser
  * A real browser for end-to-end tests: Debian's Chromium (never a downloaded
  * build) driven by playwright-core, and screenshots kept as test artifacts under
  * `test-results/` (git-ignored).
@@ -30,7 +30,7 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../../..', import.meta.url));
 
 /** Whether Chromium is installed (CI installs it; a test is skipped without it). */
 export function hasChromium(): boolean {
