@@ -204,7 +204,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   async function kill(service: ServiceName, index = 0, signal: NodeJS.Signals = 'SIGTERM') {
     const instance = find(service, index);
     const child = instance.process;
-    if (!child || child.exitCode !== null) return child?.exitCode ?? null;
+    // A process killed by a signal has `signalCode` set and `exitCode` null: it is gone all the same.
+    if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill(signal);
     return exited;
