@@ -47,6 +47,11 @@ describeEachDatabase('organizations', (target) => {
     const missing = await svc.fetch('/api/org/resolve?org_id=org_00000000000000000000000000');
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ ok: false, error: 'org_not_found' });
+    // An empty value is a value, never a lookup by the other, absent one (it was a 500).
+    expect((await svc.fetch('/api/org/resolve?org_id=')).status).toBe(404);
+    expect((await svc.fetch('/api/org/resolve?slug=')).status).toBe(404);
+    // NUL cannot be stored (or looked up) in PostgreSQL text: a 400 there, a plain miss on SQLite.
+    expect([400, 404]).toContain((await svc.fetch('/api/org/resolve?slug=%00')).status);
   });
 
   it('gives two organizations of the same name distinct slugs', async () => {

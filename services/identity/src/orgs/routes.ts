@@ -135,9 +135,11 @@ export function registerOrganizationRoutes(app: App, identity: IdentityContext) 
   app.openapi(resolveRoute, async (c) => {
     const { org_id, slug, realm } = c.req.valid('query');
     if ((org_id === undefined) === (slug === undefined)) throw errors.org_query_required();
-    const org = org_id
-      ? await findOrganization(db, org_id)
-      : await findOrganizationBySlug(db, realm ?? DEFAULT_REALM, slug!);
+    // `!== undefined`: an empty `org_id=` is an id (found nowhere), not a lookup by an absent slug.
+    const org =
+      org_id !== undefined
+        ? await findOrganization(db, org_id)
+        : await findOrganizationBySlug(db, realm ?? DEFAULT_REALM, slug!);
     if (!org || (realm && org.realm_id !== realm)) throw errors.org_not_found();
     return c.json(publicRecord(identity.identityUrl, org), 200);
   });
