@@ -150,6 +150,17 @@ const closeAfterUnreadBody: MiddlewareHandler = async (c, next) => {
   if (hasBody && !c.req.raw.bodyUsed) c.res.headers.set('Connection', 'close');
 };
 
+/**
+ * PostgreSQL refuses NUL in text (22021) and `\u0000` in jsonb (22P05), which SQLite
+ * stores: such a statement fails before anything is written, and the input is at fault.
+ */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+function isUnstorableText(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('severity' in error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && UNSTORABLE_TEXT.has(code);
+}
+
 function rejectInvalidInput(result: { success: boolean; error?: ZodError; target: string }) {
   if (result.success || !result.error) return;
   const issues = result.error.issues.map((issue) => ({
@@ -186,5 +197,7 @@ function toAppError(error: unknown): AppError {
   }
   if (error instanceof URIError)
     return platformErrors.invalid_request('The address contains malformed escapes.');
+  if (isUnstorableText(error))
+    return platformErrors.invalid_request('The request contains a character that cannot be stored (NUL).');
   return platformErrors.internal_error();
 }
