@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 import {
   conforms,
+  hostileValidValue,
   isAnyValue,
   type JsonSchema,
   objectViolation,
@@ -119,6 +120,7 @@ export const deeplyNested = (kind: 'array' | 'object', depth = DEEP_NESTING) =>
     : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
 // Placeholders that survive JSON.stringify and are swapped for raw bytes afterwards.
+const escapedMark = (mark: string) => JSON.stringify(mark).slice(1, -1);
 const INVALID_UTF8_MARK = '\u0001INVALID_UTF8\u0001';
 const DEEP_ARRAY_MARK = '\u0001DEEP_ARRAY\u0001';
 const DEEP_OBJECT_MARK = '\u0001DEEP_OBJECT\u0001';
@@ -136,8 +138,7 @@ function encodeJson(value: unknown, invalidUtf8: Buffer = INVALID_UTF8[0]!): Buf
   text = text
     .replaceAll(JSON.stringify(DEEP_ARRAY_MARK), deeplyNested('array'))
     .replaceAll(JSON.stringify(DEEP_OBJECT_MARK), deeplyNested('object'));
-  const escapedMark = JSON.stringify(INVALID_UTF8_MARK).slice(1, -1);
-  const parts = text.split(escapedMark).map((part) => Buffer.from(part, 'utf8'));
+  const parts = text.split(escapedMark(INVALID_UTF8_MARK)).map((part) => Buffer.from(part, 'utf8'));
   return Buffer.concat(parts.flatMap((part, i) => (i === 0 ? [part] : [invalidUtf8, part])));
 }
 
@@ -212,7 +213,8 @@ interface Parts {
 function buildTarget(op: Operation, parts: Parts): string {
   const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = parts.path[name] ?? 'x';
-    return parts.rawPath ? value : encodeURIComponent(value);
+    // A URL carries UTF-8: a lone surrogate goes out as U+FFFD (encodeURIComponent would throw).
+    return parts.rawPath ? value : encodeURIComponent(Buffer.from(value, 'utf8').toString('utf8'));
   });
   const query = new URLSearchParams(parts.query).toString();
   return query ? `${path}?${query}` : path;
@@ -294,7 +296,9 @@ export function hostileKinds(op: Operation, options: CaseOptions = {}): CaseKind
       name: 'no body',
       runs: 2,
       arbitrary: fc
-        .tuple(parts, fc.constantFrom(jsonType, undefined))
+        // Without a content type the validator reads an absent body as `{}`, which is a valid
+        // body when no field is required (agent POST /api/config): only then is it left out.
+        .tuple(parts, fc.constantFrom(jsonType, ...(requiresFields(op) ? [undefined] : [])))
         .map(([p, type]) => request('no body', p, type)),
     });
     kinds.push({
@@ -382,8 +386,18 @@ export function hostileKinds(op: Operation, options: CaseOptions = {}): CaseKind
           let marked: unknown = [body, INVALID_UTF8_MARK];
           if (isObject(body)) {
             const record: Record<string, unknown> = { ...body, [`k${INVALID_UTF8_MARK}`]: INVALID_UTF8_MARK };
-            for (const [key] of stringFields.slice(0, 2))
-              if (typeof record[key] === 'string') record[key] = `${record[key]}${INVALID_UTF8_MARK}`;
+            for (const [key] of stringFields.slice(0, 2)) {
+              if (typeof record[key] !== 'string') continue;
+              const before = record[key];
+              record[key] = `${before}${INVALID_UTF8_MARK}`;
+              // The server reads the bytes as U+FFFD: that must not mend the violation (e.g. an empty string).
+              if (
+                !isViolation(
+                  JSON.parse(JSON.stringify(record).replaceAll(escapedMark(INVALID_UTF8_MARK), '\\ufffd')),
+                )
+              )
+                record[key] = before;
+            }
             marked = record;
           }
           return request(
@@ -571,4 +585,42 @@ export function deepFreeFormRequests(op: Operation, fields: string[]): fc.Arbitr
       headers: { ...op.headers, ...p.headers, 'content-type': 'application/json' },
       body: encodeJson({ ...(base as object), [field]: mark }),
     }));
+}
+
+/**
+ * Well-formed but hostile: every field valid by the schema, filled with injection
+ * strings, control characters, lone surrogates, odd Unicode and boundary numbers.
+ * These reach the handlers (behind authentication, with credentials), which may
+ * take or refuse them; they must not fail.
+ */
+export function wellFormedHostileRequests(op: Operation): fc.Arbitrary<HostileRequest> {
+  const params = op.parameters.map((p) => {
+    const s = op.resolve(p.schema);
+    const value =
+      p.in === 'header' || s.pattern || s.enum || (s.type !== 'string' && s.type !== undefined)
+        ? validParameter(p, op.resolve)
+        : // Kept under Node's 16 KiB limit for the request head (past it Node answers 431 itself).
+          hostileValidValue({ ...s, maxLength: Math.min(s.maxLength ?? 4000, 4000) }, op.resolve)
+            .map(String)
+            .filter((v) => v !== '' || !p.required);
+    return (p.required || p.in === 'path' ? value : fc.option(value, { nil: undefined })).map(
+      (v) => [p, v] as const,
+    );
+  });
+  const body = op.body ? hostileValidValue(op.body, op.resolve) : fc.constant(undefined);
+  return fc.tuple(fc.tuple(...params), body).map(([pairs, value]) => {
+    const parts: Parts = { path: {}, query: {}, headers: {} };
+    for (const [p, v] of pairs) if (v !== undefined) parts[p.in === 'header' ? 'headers' : p.in][p.name] = v;
+    const headers: Record<string, string> = { ...op.headers, ...parts.headers };
+    if (op.body)
+      headers['content-type'] =
+        op.encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
+    return {
+      kind: 'well-formed hostile values',
+      method: op.method,
+      target: buildTarget(op, parts),
+      headers,
+      ...(op.body ? { body: op.encoding === 'json' ? encodeJson(value) : encodeForm(value) } : {}),
+    };
+  });
 }

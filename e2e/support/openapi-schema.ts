@@ -232,3 +232,97 @@ export function freeFormProperties(schema: JsonSchema, resolve: Resolve): string
     })
     .map(([key]) => key);
 }
+
+/** Strings that are legal by type but hostile by content: injections, controls, odd Unicode. */
+export const HOSTILE_STRINGS = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\r\n\t',
+  "' OR '1'='1' --",
+  '"; DROP TABLE users; --',
+  '" OR "" = "',
+  'AND OR NOT NEAR',
+  '* " ( ) : ^ - +',
+  'col:term "unterminated',
+  '!@#$%^&*()[]{}|\\;:\'",.<>/?`~',
+  '../../../../etc/passwd',
+  '..\\..\\windows\\win.ini',
+  '/absolute/path.md',
+  'file:///etc/passwd',
+  '<script>alert(1)</script>',
+  // Template and lookup injections, written with `$` + `{` on purpose.
+  `{{7*7}}$${'{'}7*7}<%= 7*7 %>`,
+  `$${'{'}jndi:ldap://127.0.0.1/x}`,
+  '%s%s%s%n',
+  '%00%2e%2e%2f',
+  '\ud800',
+  '\udfff\ud800',
+  '\u202eevil\u202c',
+  '\ufeff',
+  'e\u0301\u0301\u0301\u0301',
+  '🧨💥👩‍👩‍👧‍👦',
+  '漢字かなカナ한국어العربية',
+  'null',
+  'undefined',
+  'NaN',
+  '-1',
+  '0x7fffffffffffffff',
+  '__proto__',
+  'constructor',
+  'rcpt_00000000000000000000000000',
+  'org_00000000000000000000000000',
+];
+
+/** Values that satisfy `schema` but are hostile: the strings above, boundary numbers, extra keys. */
+export function hostileValidValue(schema: JsonSchema, resolve: Resolve): fc.Arbitrary<unknown> {
+  const s = resolve(schema);
+  if (s.anyOf ?? s.oneOf) return fc.oneof(...(s.anyOf ?? s.oneOf)!.map((b) => hostileValidValue(b, resolve)));
+  if (s.enum) return fc.constantFrom(...s.enum);
+  const types = typesOf(s);
+  if (!types)
+    return fc.oneof(
+      fc.constantFrom<unknown>(...HOSTILE_STRINGS, 2 ** 53 + 1, -0),
+      fc.jsonValue({ maxDepth: 3 }),
+    );
+  const options = types.map((type): fc.Arbitrary<unknown> => {
+    switch (type) {
+      case 'string': {
+        if (s.pattern || s.format) return validOfType(s, type, resolve);
+        const longest = s.maxLength ?? 100_000;
+        return fc
+          .oneof(
+            fc.constantFrom(...HOSTILE_STRINGS),
+            fc.string({ unit: 'binary', maxLength: Math.min(longest, 60) }),
+            fc.constant('x'.repeat(Math.min(longest, 100_000))),
+          )
+          .filter((value) => conforms(s, value, resolve));
+      }
+      case 'integer':
+      case 'number': {
+        const bounds = [s.minimum, s.maximum, 0, -1, 1, 2 ** 31, 2 ** 53 - 1, -(2 ** 53) + 1].filter(
+          (n): n is number => n !== undefined,
+        );
+        return fc
+          .oneof(fc.constantFrom(...bounds), validOfType(s, type, resolve))
+          .filter((value) => conforms(s, value, resolve));
+      }
+      case 'object': {
+        const properties = s.properties ?? {};
+        const model = Object.fromEntries(
+          Object.entries(properties).map(([key, property]) => [key, hostileValidValue(property, resolve)]),
+        );
+        return fc.record(model, { requiredKeys: (s.required ?? []).filter((key) => key in properties) });
+      }
+      case 'array': {
+        const item = s.items ? hostileValidValue(s.items, resolve) : fc.jsonValue({ maxDepth: 1 });
+        const minLength = s.minItems ?? 0;
+        return fc.array(item, { minLength, maxLength: Math.max(minLength, Math.min(s.maxItems ?? 3, 3)) });
+      }
+      default:
+        return validOfType(s, type, resolve);
+    }
+  });
+  return fc.oneof(...options).filter((value) => conforms(s, value, resolve));
+}
