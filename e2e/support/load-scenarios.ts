@@ -64,6 +64,12 @@ async function withDatabase<T>(
 
 const count = (rows: Record<string, unknown>[]) => Number(rows[0]?.n ?? 0);
 
+/** At most `size` items spread over the list, first and last included: what is checked one API call each. */
+function spread<T>(items: T[], size = 40): T[] {
+  if (items.length <= size) return items;
+  return Array.from({ length: size }, (_, i) => items[Math.round((i * (items.length - 1)) / (size - 1))]!);
+}
+
 // ---------------------------------------------------------------- identity
 
 interface Registration {
@@ -242,7 +248,7 @@ export const trustSeals: CrashScenario<Seal> = {
   },
   async verify(ctx, acknowledged) {
     const trust = ctx.platform.url('trust');
-    for (const seal of acknowledged) {
+    for (const seal of spread(acknowledged)) {
       const result = await getJson<{ status: string; integrity: string }>(
         `${trust}/api/verify?receiptId=${seal.receiptId}`,
       );
@@ -289,18 +295,18 @@ export const chainAnchors: CrashScenario<Anchor> = {
   async verify(ctx, acknowledged) {
     const chain = ctx.platform.url('chain');
     const auth = { authorization: `Bearer ${ctx.chainToken}` };
-    // The relayer resends what the chain lacks after its restart; every acknowledged anchor gets mined.
-    await waitFor(
-      async () => {
-        const states = await Promise.all(
-          acknowledged.map((a) => getJson<{ status: string }>(`${chain}/api/anchors/${a.ref}`, auth)),
-        );
-        return states.every((s) => s.status !== 'pending');
-      },
-      'every acknowledged anchor to be mined',
-      30_000,
-    );
     await withDatabase(ctx, 'chain', async (db) => {
+      // The relayer resends what the chain lacks after its restart; every acknowledged anchor gets mined.
+      await waitFor(
+        async () => {
+          const status = new Map(
+            (await db.rows('SELECT ref, status FROM anchors')).map((r) => [r.ref, r.status]),
+          );
+          return acknowledged.every((a) => status.has(a.ref) && status.get(a.ref) !== 'pending');
+        },
+        'every acknowledged anchor to be mined',
+        30_000,
+      );
       const unrecorded = await db.rows(
         `SELECT a.ref FROM anchors a
          WHERE NOT EXISTS (SELECT 1 FROM anchor_attempts t WHERE t.tx_hash = a.tx_hash AND t.ref = a.ref)`,
@@ -313,9 +319,12 @@ export const chainAnchors: CrashScenario<Anchor> = {
         'SELECT nonce, COUNT(*) AS n FROM anchors GROUP BY from_address, chain_id, nonce HAVING COUNT(*) > 1',
       );
       expect(reused, 'nonces used by two anchors').toEqual([]);
-      const refs = new Set((await db.rows('SELECT ref FROM anchors')).map((r) => r.ref));
-      for (const anchor of acknowledged) expect(refs.has(anchor.ref), anchor.ref).toBe(true);
     });
+    for (const anchor of spread(acknowledged)) {
+      const view = await getJson<{ ref: string; status: string }>(`${chain}/api/anchors/${anchor.ref}`, auth);
+      expect(view.ref).toBe(anchor.ref);
+      expect(view.status, anchor.ref).not.toBe('pending');
+    }
   },
 };
 
@@ -385,15 +394,17 @@ export const agentChats: CrashScenario<ChatTurn> = {
         expect(messages[at + 1]?.content).toContain(`Ticket ${turn.ticket} is open.`);
       }
     }
+    // The ticket each acknowledged turn opened is there, once (the API lists the newest 100).
     const { tickets } = await getJson<{ tickets: { title: string }[] }>(
       `${agent}/api/tickets?session=crash-${run}-0`,
     );
-    for (const turn of acknowledged) {
-      expect(
-        tickets.filter((t) => t.title === turn.ticket),
-        turn.ticket,
-      ).toHaveLength(1);
-    }
+    const listed = new Set(tickets.map((t) => t.title));
+    for (const turn of acknowledged.slice(-20)) expect(listed.has(turn.ticket), turn.ticket).toBe(true);
+    await withDatabase(ctx, 'agent', async (db) => {
+      const rows = await db.rows('SELECT title, COUNT(*) AS n FROM agent_tickets GROUP BY title');
+      const stored = new Map(rows.map((r) => [r.title as string, Number(r.n)]));
+      for (const turn of acknowledged) expect(stored.get(turn.ticket), turn.ticket).toBe(1);
+    });
   },
 };
 
@@ -425,9 +436,10 @@ export const orchestrationWrites: CrashScenario<OrchestrationWrite> = {
     const { leads } = await getJson<{ leads: { email: string }[] }>(`${orch}/api/leads?limit=500`, {
       authorization: `Bearer ${ctx.orchestrationAdminToken}`,
     });
-    const emails = new Set(leads.map((l) => l.email));
-    for (const write of acknowledged) expect(emails.has(write.email), write.email).toBe(true);
-    for (const write of acknowledged) {
+    // The API lists the newest 500; the database holds them all.
+    const listed = new Set(leads.map((l) => l.email));
+    for (const write of acknowledged.slice(-20)) expect(listed.has(write.email), write.email).toBe(true);
+    for (const write of spread(acknowledged)) {
       if (write.kind !== 'run') continue;
       const record = await getJson<{ run: { status: string }; steps: { step_id: string; status: string }[] }>(
         `${orch}/api/wf?id=${write.runId}`,
@@ -439,6 +451,13 @@ export const orchestrationWrites: CrashScenario<OrchestrationWrite> = {
       ]);
     }
     await withDatabase(ctx, 'orchestration', async (db) => {
+      const stored = new Set((await db.rows('SELECT email FROM leads')).map((r) => r.email));
+      for (const write of acknowledged) expect(stored.has(write.email), write.email).toBe(true);
+      const runStatus = new Map(
+        (await db.rows('SELECT run_id, status FROM wf_runs')).map((r) => [r.run_id, r.status]),
+      );
+      for (const write of acknowledged)
+        if (write.kind === 'run') expect(runStatus.get(write.runId), write.runId).toBe('done');
       // Runs the kill abandoned are resumed at start and finish.
       await waitFor(
         async () => count(await db.rows(`SELECT COUNT(*) AS n FROM wf_runs WHERE status = 'running'`)) === 0,
