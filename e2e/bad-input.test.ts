@@ -328,6 +328,8 @@ for (const target of testDatabaseTargets()) {
     const credentials = new Map<ServiceName, Credential[]>();
     const sweeps = new Map<ServiceName, Sweep[]>();
     const snapshots = new Map<ServiceName, { before: Snapshot; after: Snapshot; ignored: string[] }>();
+    /** Operations given well-formed hostile values: those above, and those with free-string parameters. */
+    const wellFormedOperations = new Map<ServiceName, Operation[]>();
     /** Operations of the document with nothing to attack: no body and no constrained parameter. */
     const unswept = new Map<ServiceName, string[]>();
 
@@ -400,6 +402,11 @@ for (const target of testDatabaseTargets()) {
           }),
         );
         operations.set(service, [...fromDocument, ...protocol]);
+        wellFormedOperations.set(service, [
+          ...sweepableOperations(service, document, { anyParameter: true }),
+          // Not MCP: a well-formed JSON-RPC envelope is answered 200 with a JSON-RPC result or error.
+          ...protocol.filter((op) => formatOf(service, op) !== 'json-rpc'),
+        ]);
         const swept = new Set(fromDocument.map(operationName));
         unswept.set(
           service,
@@ -472,9 +479,9 @@ for (const target of testDatabaseTargets()) {
         const modes = credentials.get(service)!;
         const failures: string[] = [];
         let sent = 0;
-        await inParallel(operations.get(service)!, PARALLEL_OPERATIONS, async (op) => {
+        const swept = wellFormedOperations.get(service)!;
+        await inParallel(swept, PARALLEL_OPERATIONS, async (op) => {
           const format = formatOf(service, op);
-          if (format === 'json-rpc') return; // a well-formed envelope is a 200 with a JSON-RPC answer
           const allowed = SPEC_SERVER_ERRORS[`${service} ${operationName(op)}`]?.statuses ?? [];
           const result = await fc.check(
             fc.asyncProperty(
@@ -499,7 +506,9 @@ for (const target of testDatabaseTargets()) {
               `${service} ${operationName(op)} (seed ${result.seed}): ${String(result.errorInstance)}`,
             );
         });
-        console.log(`${service}: ${sent} well-formed hostile requests`);
+        console.log(
+          `${service}: ${sent} well-formed hostile requests to ${swept.map(operationName).join(', ')}`,
+        );
         expect(failures).toEqual([]);
       });
     }

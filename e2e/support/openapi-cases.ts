@@ -62,7 +62,12 @@ export const operationName = (op: Pick<Operation, 'method' | 'path'>) => `${op.m
  * The operations of a document that take input worth attacking: a JSON body, or
  * a parameter with a constraint (required, enum, pattern, length, range).
  */
-export function sweepableOperations(service: string, document: OpenApiDocument): Operation[] {
+export function sweepableOperations(
+  service: string,
+  document: OpenApiDocument,
+  /** Also operations whose parameters are free strings (for well-formed hostile values). */
+  options: { anyParameter?: boolean } = {},
+): Operation[] {
   const resolve = resolverOf(document);
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries(document.paths)) {
@@ -85,7 +90,10 @@ export function sweepableOperations(service: string, document: OpenApiDocument):
         resolve,
         ...(body ? { body: resolve(body) } : {}),
       };
-      if (op.body || parameters.some((p) => violatingParameter(p, resolve))) operations.push(op);
+      const attackable = options.anyParameter
+        ? parameters.length > 0
+        : parameters.some((p) => violatingParameter(p, resolve));
+      if (op.body || attackable) operations.push(op);
     }
   }
   return operations;
