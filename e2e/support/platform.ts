@@ -104,10 +104,21 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     MODEL_NAME: 'scripted',
     ...(chainRpcUrl ? { XV_CHAIN_RPC_URL: chainRpcUrl } : {}),
   };
+  // Every port is chosen before any process binds it: the OS may hand the same free port out twice.
+  const chosen = new Set<number>();
+  const distinctFreePort = async () => {
+    for (;;) {
+      const port = await freePort();
+      if (!chosen.has(port)) {
+        chosen.add(port);
+        return port;
+      }
+    }
+  };
   for (const service of names) {
     const count = options.instances?.[service] ?? 1;
     for (let index = 0; index < count; index++) {
-      const port = await freePort();
+      const port = await distinctFreePort();
       instances.push({
         service,
         index,
@@ -174,7 +185,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
           throw new Error(`${instance.service}#${instance.index} exited:\n${instance.output.join('')}`);
         }
         try {
-          return (await fetch(`${instance.url}/readyz`, { signal: AbortSignal.timeout(1000) })).ok;
+          const response = await fetch(`${instance.url}/readyz`, { signal: AbortSignal.timeout(1000) });
+          // Ready means this service answers, not whatever process holds the port.
+          const body = (await response.json().catch(() => ({}))) as { service?: string };
+          return response.ok && body.service === instance.service;
         } catch {
           return false;
         }
