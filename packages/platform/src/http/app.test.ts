@@ -148,6 +148,11 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('marks a public endpoint readable by any origin even when no Origin is sent', async () => {
+    const response = await service.fetch('/api/public/info');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
   it('lets any origin read a public endpoint, without credentials', async () => {
     const response = await service.fetch('/api/public/info', {
       headers: { origin: 'https://anyone.example' },

@@ -32,12 +32,13 @@ function corsPolicy(policy: CorsPolicy): MiddlewareHandler {
     maxAge: 600,
   });
   const exposed = EXPOSE_HEADERS.join(',');
-  const varies = policy.allowOrigin('') !== '*';
+  // A public policy answers every caller alike, browser or not; a credentialed one names the origin.
+  const anyOrigin = policy.allowOrigin('') === '*';
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') return preflight(c, next);
     await next();
     const origin = c.req.header('origin');
-    const allowed = origin ? policy.allowOrigin(origin) : null;
+    const allowed = anyOrigin ? '*' : origin ? policy.allowOrigin(origin) : null;
     const headers = c.res.headers;
     if (allowed) {
       headers.set('Access-Control-Allow-Origin', allowed);
@@ -45,7 +46,7 @@ function corsPolicy(policy: CorsPolicy): MiddlewareHandler {
       headers.set('Access-Control-Expose-Headers', exposed);
     }
     // The answer differs by Origin, so shared caches must keep one copy per origin.
-    if (varies) headers.append('Vary', 'Origin');
+    if (!anyOrigin) headers.append('Vary', 'Origin');
   };
 }
 
