@@ -22,7 +22,8 @@ const commands: Record<string, Command> = {
 };
 
 function usage(): string {
-  const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  const width = Math.max(...Object.keys(commands).map((name) => name.length)) + 2;
+  const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)} ${c.summary}`);
   return `Usage: xv <command> [arguments]\n\nCommands:\n${rows.join('\n')}\n`;
 }
 
