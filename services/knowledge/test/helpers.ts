@@ -4,8 +4,16 @@
  */
 import { createHash } from 'node:crypto';
 import { createUser, type SignedIn, signUp, startIdentity } from '@xv/identity/testing';
+import { createLogger, loadSettings, migrate, openDatabase } from '@xv/platform';
 import { type DatabaseTarget, type RunningService, startService } from '@xv/platform/testing';
+import type { KnowledgeDatabase } from '../src/db.js';
+import { DocumentStore } from '../src/documents/documents.js';
+import { contentHash } from '../src/documents/hash.js';
+import { migrations } from '../src/migrations/index.js';
+import { openKnowledgeIndex } from '../src/open-index.js';
+import { loadVectorExtension } from '../src/search/vector-index.js';
 import { knowledgeService } from '../src/service.js';
+import { knowledgeSettings } from '../src/settings.js';
 
 export interface World {
   identity: RunningService;
@@ -150,4 +158,38 @@ export async function publish(
 
 export function search(world: World, token: string, query: string, topK?: number) {
   return withToken(world.kb, token, '/api/ai/search', { query, ...(topK === undefined ? {} : { topK }) });
+}
+
+/**
+ * Approves one document straight through the domain (no HTTP, no identity), in
+ * the SQLite database of `dataDir`, then closes it: a database with vectors in it
+ * for the tests of what happens when the service or the CLI opens it again.
+ */
+export async function approveDirectly(
+  dataDir: string,
+  env: Record<string, string>,
+  document: { path: string; content: string },
+) {
+  const database = await openDatabase({ service: 'knowledge', dataDir });
+  const knowledge = database as unknown as KnowledgeDatabase;
+  loadVectorExtension(knowledge);
+  await migrate(database, migrations);
+  const index = await openKnowledgeIndex(
+    knowledge,
+    loadSettings(knowledgeSettings, env),
+    createLogger('kb', 'silent'),
+  );
+  const store = new DocumentStore(knowledge, index);
+  const person = (userId: string) => ({
+    userId,
+    email: `${userId}@x.test`,
+    orgId: 'org_x',
+    via: 'session' as const,
+    scopes: [],
+    permissions: ['review:decide'],
+  });
+  const { docId } = await store.push(person('usr_a'), { ...document, hash: contentHash(document.content) });
+  await store.submit(person('usr_a'), docId);
+  await store.decide(person('usr_b'), docId, 'approve');
+  await database.close();
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describeEachDatabase, tempDir } from '@xv/platform/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { kbCommand, syncVault, vaultFiles } from '../../../packages/cli/src/commands/kb.js';
-import { search, startWorld, type World, withCookie } from './helpers.js';
+import { approveDirectly, search, startWorld, type World, withCookie } from './helpers.js';
 
 describeEachDatabase('xv kb sync', (target) => {
   let world: World;
@@ -99,41 +99,12 @@ describeEachDatabase('xv kb sync', (target) => {
 
 describe('xv kb reindex', () => {
   it('rebuilds the index of the configured database', async () => {
-    const { DocumentStore } = await import('../src/documents/documents.js');
-    const { openKnowledgeIndex } = await import('../src/open-index.js');
-    const { knowledgeSettings } = await import('../src/settings.js');
-    const { contentHash } = await import('../src/documents/hash.js');
-    const { migrations } = await import('../src/migrations/index.js');
-    const platform = await import('@xv/platform');
     const dataDir = tempDir();
     const env = { XV_DATA_DIR: dataDir, XV_KB_EMBEDDING_DIMENSIONS: '128' };
-    const database = await platform.openDatabase({ service: 'knowledge', dataDir });
-    const { loadVectorExtension } = await import('../src/search/vector-index.js');
-    loadVectorExtension(database);
-    await platform.migrate(database, migrations);
-    const index = await openKnowledgeIndex(
-      database as never,
-      platform.loadSettings(knowledgeSettings, env),
-      platform.createLogger('kb', 'silent'),
-    );
-    const store = new DocumentStore(database as never, index);
-    const person = (userId: string) => ({
-      userId,
-      email: `${userId}@x.test`,
-      orgId: 'org_x',
-      via: 'session' as const,
-      scopes: [],
-      permissions: ['review:decide'],
-    });
-    const content = '# Fleet\n\nCompany cars are electric.';
-    const { docId } = await store.push(person('usr_a'), {
+    await approveDirectly(dataDir, env, {
       path: 'fleet.md',
-      content,
-      hash: contentHash(content),
+      content: '# Fleet\n\nCompany cars are electric.',
     });
-    await store.submit(person('usr_a'), docId);
-    await store.decide(person('usr_b'), docId, 'approve');
-    await database.close();
 
     const lines: string[] = [];
     // A different dimension: the old vectors are stale until the reindex.
