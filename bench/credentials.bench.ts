@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { digest, ES256, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
-import { migrate, openDatabase } from '@xv/platform';
+import { KeyEncryptionKey, migrate, openDatabase } from '@xv/platform';
 import type { Kysely } from 'kysely';
 import { CredentialService } from '../services/identity/src/credentials/credentials.js';
 import { type PublicJwk, signEs256 } from '../services/identity/src/credentials/jws.js';
@@ -65,7 +65,7 @@ async function ours() {
   });
   await migrate(database, migrations);
   const db = database.kysely as Kysely<CredentialTables>;
-  const keyring = new IssuerKeyring(db, Buffer.alloc(32, 1));
+  const keyring = new IssuerKeyring(db, KeyEncryptionKey.fromBytes(Buffer.alloc(32, 1)));
   await keyring.start();
   const statusLists = new StatusLists(db, keyring, DID, BASE);
   const credentials = new CredentialService(db, keyring, statusLists, {

@@ -19,6 +19,7 @@ export * from './http/errors.js';
 export * from './http/origins.js';
 export * from './http/server.js';
 export * from './ids.js';
+export * from './kek.js';
 export * from './logger.js';
 export * from './ratelimit.js';
 export * from './secret-file.js';

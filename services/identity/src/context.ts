@@ -9,6 +9,7 @@ import {
   AuthGuard,
   createRateLimiter,
   type Database,
+  type KeyEncryptionKey,
   type RateLimiter,
   SESSION_COOKIE,
   type ServiceContext,
@@ -20,6 +21,8 @@ import { prepareDummyHash } from './accounts/passwords.js';
 import { findOrganization } from './accounts/repository.js';
 import type { IdentityDb, Tables } from './db.js';
 import { errors } from './errors.js';
+import { loadIdentityKek } from './kek.js';
+import { sealPlaintextTotpSecrets } from './mfa/totp.js';
 import { verifyServiceToken } from './service-clients/repository.js';
 import { type SessionRecord, SessionStore } from './sessions/store.js';
 import type { identitySettings } from './settings.js';
@@ -48,6 +51,8 @@ export interface IdentityContext {
   limiters: IdentityLimiters;
   /** "Session, or service token with scope X for that organization", checked against this database. */
   guard: AuthGuard;
+  /** Seals secrets stored at rest (issuer keys, TOTP secrets). */
+  kek: KeyEncryptionKey;
   /** The session of the request's `xv_session` cookie, or null. */
   currentSession(c: Context): Promise<SessionRecord | null>;
   /** Same, but a request without a session is answered 401. */
@@ -84,6 +89,8 @@ export async function createIdentityContext(
     }),
   };
   await prepareDummyHash();
+  const kek = loadIdentityKek(config.kek, settings.dataDir);
+  await sealPlaintextTotpSecrets(db, kek);
   const currentSession = (c: Context) => sessions.resolve(getCookie(c, SESSION_COOKIE));
   const identityUrl = settings.services.identity.url;
   const guard = new AuthGuard(
@@ -105,6 +112,7 @@ export async function createIdentityContext(
     sessions,
     limiters,
     guard,
+    kek,
     currentSession,
     async requireSession(c) {
       const session = await currentSession(c);

@@ -2,7 +2,7 @@
  * @module settings
  * The identity service's own settings (environment variables), on top of the platform's.
  */
-import { seconds, setting, z } from '@xv/platform';
+import { keyEncryptionKeySetting, seconds, setting, z } from '@xv/platform';
 
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -27,4 +27,6 @@ export const identitySettings = {
   /** WebAuthn relying party id; default: the shared domain. */
   rpId: setting('XV_IDENTITY_RP_ID', z.string().min(1).optional()),
   rpName: setting('XV_IDENTITY_RP_NAME', z.string().min(1).default('XV')),
+  /** Key-encryption key for secrets at rest (issuer keys, TOTP secrets); unset: a generated file under XV_DATA_DIR. */
+  kek: setting('XV_IDENTITY_KEK', keyEncryptionKeySetting(), { secret: true }),
 };

@@ -4,7 +4,7 @@
  * with the issuer's real key (to build expired or otherwise altered ones).
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import type { Database } from '@xv/platform';
+import { type Database, KeyEncryptionKey } from '@xv/platform';
 import type { RunningService } from '@xv/platform/testing';
 import type { Kysely } from 'kysely';
 import { type PublicJwk, parseJws, signEs256 } from '../src/credentials/jws.js';
@@ -14,10 +14,11 @@ import type { CredentialTables } from '../src/credentials/tables.js';
 import { startIdentity } from '../src/testing.js';
 import { postJson } from './helpers.js';
 
-export const TEST_KEK = Buffer.alloc(32, 7);
+const TEST_KEK_BYTES = Buffer.alloc(32, 7);
+export const TEST_KEK = KeyEncryptionKey.fromBytes(TEST_KEK_BYTES);
 
 export function startCredentialIdentity(database: Database, env: Record<string, string> = {}) {
-  return startIdentity(database, { XV_IDENTITY_KEK: TEST_KEK.toString('base64'), ...env });
+  return startIdentity(database, { XV_IDENTITY_KEK: TEST_KEK_BYTES.toString('base64'), ...env });
 }
 
 export interface Holder {

@@ -6,9 +6,9 @@ import type { Kysely } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { parseJws, signEs256 } from '../src/credentials/jws.js';
 import { rotateIssuerKey } from '../src/credentials/keys/issuer-keys.js';
-import { KEK_FILE, unseal } from '../src/credentials/keys/kek.js';
 import { splitSdJwt } from '../src/credentials/sd-jwt.js';
 import type { CredentialTables } from '../src/credentials/tables.js';
+import { KEK_FILE } from '../src/kek.js';
 import { identityService } from '../src/service.js';
 import { type SignedIn, signUp } from '../src/testing.js';
 import { decodeHeader, issue, startCredentialIdentity, TEST_KEK, verify } from './credentials-helpers.js';
@@ -50,7 +50,7 @@ describeEachDatabase('issuer keys', (target) => {
       .where('state', '=', 'retired')
       .executeTakeFirstOrThrow();
     const retiredKey = createPrivateKey({
-      key: unseal(TEST_KEK, retired.private_key, retired.kid),
+      key: TEST_KEK.decrypt(retired.private_key, retired.kid),
       format: 'der',
       type: 'pkcs8',
     });

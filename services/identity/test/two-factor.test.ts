@@ -1,5 +1,9 @@
+import { KeyEncryptionKey } from '@xv/platform';
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
+import type { Kysely } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
+import type { Tables } from '../src/db.js';
+import { openTotpSecret } from '../src/mfa/totp.js';
 import { enableTotp, signUp, startIdentity, totpCode } from '../src/testing.js';
 import { email, location, postForm, postJson, setCookie, setCookieLine } from './helpers.js';
 
@@ -171,5 +175,53 @@ describeEachDatabase('two-factor sign-in', (target) => {
     );
     const login = await postForm(svc, '/api/auth/login', { email: address, password: 'secret1' });
     expect(location(login)).toBe('/account');
+  });
+});
+
+describeEachDatabase('TOTP secrets at rest', (target) => {
+  const kek = KeyEncryptionKey.fromBytes(Buffer.alloc(32, 5));
+  const env = { XV_IDENTITY_KEK: Buffer.alloc(32, 5).toString('base64') };
+
+  it('are sealed and bound to their user; plaintext secrets of earlier versions are sealed at the next start', async () => {
+    const database = await target.open('identity');
+    const first = await startIdentity(database, env);
+    const address = email('sealed');
+    const { cookie } = await signUp(first.url, {
+      email: address,
+      password: 'secret1',
+      name: 'T',
+      orgName: 'O',
+    });
+    const { secret } = await enableTotp(first.url, cookie);
+    await first.close();
+
+    const users = database.kysely as Kysely<Tables>;
+    const row = await users
+      .selectFrom('users')
+      .select(['id', 'totp_secret'])
+      .where('email', '=', address)
+      .executeTakeFirstOrThrow();
+    expect(row.totp_secret).toMatch(/^v1\./);
+    expect(row.totp_secret).not.toContain(secret);
+    expect(openTotpSecret(kek, row.id, row.totp_secret!)).toBe(secret);
+    expect(() => openTotpSecret(kek, 'usr_someone_else', row.totp_secret!)).toThrow();
+
+    await users.updateTable('users').set({ totp_secret: secret }).where('id', '=', row.id).execute();
+    const second = await startIdentity(database, env);
+    const resealed = await users
+      .selectFrom('users')
+      .select('totp_secret')
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    expect(resealed.totp_secret).toMatch(/^v1\./);
+    const login = await postForm(second, '/api/auth/login', { email: address, password: 'secret1' });
+    const done = await postForm(
+      second,
+      '/api/auth/2fa',
+      { code: nextCode(secret) },
+      setCookie(login, 'xv_mfa')!,
+    );
+    expect(setCookie(done, 'xv_session')).toMatch(/^xv_session=/);
+    await second.close();
   });
 });

@@ -25,7 +25,7 @@ import {
 import type { IdentityContext } from '../context.js';
 import { createMfaChallenge, deleteMfaChallenge, findMfaChallenge } from '../mfa/challenges.js';
 import { useRecoveryCode } from '../mfa/recovery.js';
-import { acceptTotp, TOTP_CODE } from '../mfa/totp.js';
+import { acceptTotp, openTotpSecret, TOTP_CODE } from '../mfa/totp.js';
 import { safeRedirect } from '../redirects.js';
 import { isLevel } from '../sessions/assurance.js';
 import {
@@ -157,7 +157,7 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
       code.length > 0 &&
       code.length <= 64 &&
       (TOTP_CODE.test(code)
-        ? await acceptTotp(db, user.id, user.totp_secret, code)
+        ? await acceptTotp(db, user.id, openTotpSecret(identity.kek, user.id, user.totp_secret), code)
         : await useRecoveryCode(db, user.id, code));
     if (!accepted) {
       await recordFailure(identity, keys);

@@ -10,7 +10,6 @@ import type { IdentityContext } from '../context.js';
 import { WalletIssuance } from '../oid4vci/wallet.js';
 import { CredentialService } from './credentials.js';
 import { IssuerKeyring } from './keys/issuer-keys.js';
-import { loadOrCreateKek } from './keys/kek.js';
 import type { CredentialSettings } from './settings.js';
 import { StatusLists } from './status-list.js';
 import type { CredentialTables } from './tables.js';
@@ -37,8 +36,7 @@ export async function createCredentialsContext(
   const db = identity.database.kysely as unknown as Kysely<CredentialTables>;
   const baseUrl = identity.identityUrl;
   const did = serviceDid(baseUrl);
-  const kek = loadOrCreateKek(settings.issuerKek, identity.service.settings.dataDir);
-  const keyring = new IssuerKeyring(db, kek);
+  const keyring = new IssuerKeyring(db, identity.kek);
   await keyring.start();
   const statusLists = new StatusLists(db, keyring, did, baseUrl);
   const credentials = new CredentialService(db, keyring, statusLists, {

@@ -4,15 +4,7 @@
  */
 import { setting, z } from '@xv/platform';
 
-const kek = z
-  .string()
-  .transform((value) => Buffer.from(value.trim(), 'base64'))
-  .refine((bytes) => bytes.length === 32, 'must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)')
-  .optional();
-
 export const credentialSettings = {
-  /** Key-encryption key for the issuer's private keys; unset: a generated file under XV_DATA_DIR. */
-  issuerKek: setting('XV_IDENTITY_KEK', kek, { secret: true }),
   /** Lifetime of an issued credential. */
   credentialDays: setting(
     'XV_IDENTITY_CREDENTIAL_DAYS',

@@ -19,7 +19,15 @@ import {
   remainingRecoveryCodes,
   useRecoveryCode,
 } from './recovery.js';
-import { acceptTotp, enrolment, matchingStep, newTotpSecret, TOTP_CODE } from './totp.js';
+import {
+  acceptTotp,
+  enrolment,
+  matchingStep,
+  newTotpSecret,
+  openTotpSecret,
+  sealTotpSecret,
+  TOTP_CODE,
+} from './totp.js';
 
 const codeBody = jsonBody(z.object({ code: z.string().trim().min(1).max(64) }));
 const failures = {
@@ -107,7 +115,11 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
     const user = await signedInUser(await identity.requireSession(c));
     if (user.totp_secret) throw errors.totp_already_enabled();
     const secret = newTotpSecret();
-    await db.updateTable('users').set({ totp_pending_secret: secret }).where('id', '=', user.id).execute();
+    await db
+      .updateTable('users')
+      .set({ totp_pending_secret: sealTotpSecret(identity.kek, user.id, secret) })
+      .where('id', '=', user.id)
+      .execute();
     return c.json(await enrolment(secret, user.email, identity.config.rpName), 200);
   });
 
@@ -119,7 +131,7 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
     if (!pending) throw errors.totp_not_started();
     const { code } = c.req.valid('json');
     await guardCode(user.id, async () => {
-      const step = matchingStep(pending, code);
+      const step = matchingStep(openTotpSecret(identity.kek, user.id, pending), code);
       if (step === null) return false;
       const result = await db
         .updateTable('users')
@@ -137,8 +149,8 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
 
   app.openapi(disableRoute, async (c) => {
     const user = await signedInUser(await identity.requireSession(c));
-    const secret = user.totp_secret;
-    if (!secret) throw errors.totp_not_enabled();
+    if (!user.totp_secret) throw errors.totp_not_enabled();
+    const secret = openTotpSecret(identity.kek, user.id, user.totp_secret);
     const { code } = c.req.valid('json');
     await guardCode(user.id, () =>
       TOTP_CODE.test(code) ? acceptTotp(db, user.id, secret, code) : useRecoveryCode(db, user.id, code),

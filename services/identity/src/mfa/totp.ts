@@ -4,6 +4,7 @@
  * one step early or late (clock drift), and only for a time step later than the
  * last one accepted for that user, so a code seen once cannot be used again.
  */
+import { KeyEncryptionKey } from '@xv/platform';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { IdentityDb } from '../db.js';
@@ -14,6 +15,54 @@ export const TOTP_CODE = /^\d{6}$/;
 
 export function newTotpSecret(): string {
   return new Secret({ size: 20 }).base32;
+}
+
+/*
+ * A TOTP secret must be read back to check codes, so it cannot be hashed: it is
+ * stored sealed under the identity KEK, bound to its user (a sealed secret copied
+ * to another account does not open).
+ */
+const sealContext = (userId: string) => `totp:${userId}`;
+
+export function sealTotpSecret(kek: KeyEncryptionKey, userId: string, secret: string): string {
+  return kek.encrypt(Buffer.from(secret), sealContext(userId));
+}
+
+export function openTotpSecret(kek: KeyEncryptionKey, userId: string, stored: string): string {
+  return kek.decrypt(stored, sealContext(userId)).toString();
+}
+
+/** Seals secrets stored in plaintext by earlier versions; runs at start, and is a no-op once done. */
+export async function sealPlaintextTotpSecrets(db: IdentityDb, kek: KeyEncryptionKey): Promise<number> {
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'totp_secret', 'totp_pending_secret'])
+    .where((eb) => eb.or([eb('totp_secret', 'is not', null), eb('totp_pending_secret', 'is not', null)]))
+    .execute();
+  const seal = (userId: string, value: string | null) =>
+    value === null || KeyEncryptionKey.isCiphertext(value) ? value : sealTotpSecret(kek, userId, value);
+  let sealed = 0;
+  for (const row of rows) {
+    const totpSecret = seal(row.id, row.totp_secret);
+    const pendingSecret = seal(row.id, row.totp_pending_secret);
+    if (totpSecret === row.totp_secret && pendingSecret === row.totp_pending_secret) continue;
+    // Compare-and-set: another instance sealing the same row at once leaves one consistent value.
+    await db
+      .updateTable('users')
+      .set({ totp_secret: totpSecret, totp_pending_secret: pendingSecret })
+      .where('id', '=', row.id)
+      .where((eb) =>
+        eb.and([
+          row.totp_secret === null ? eb('totp_secret', 'is', null) : eb('totp_secret', '=', row.totp_secret),
+          row.totp_pending_secret === null
+            ? eb('totp_pending_secret', 'is', null)
+            : eb('totp_pending_secret', '=', row.totp_pending_secret),
+        ]),
+      )
+      .execute();
+    sealed++;
+  }
+  return sealed;
 }
 
 function totp(secret: string, label = 'account', issuer = 'XV') {

@@ -3,18 +3,18 @@
  * What the operator's `xv credentials` command needs: the key-encryption key as
  * the service finds it, the issuer keys, and rotation.
  */
-import { loadSettings } from '@xv/platform';
+import { type KeyEncryptionKey, loadSettings } from '@xv/platform';
 import type { Kysely } from 'kysely';
-import { credentialSettings } from '../settings.js';
+import { loadIdentityKek } from '../../kek.js';
+import { identitySettings } from '../../settings.js';
 import type { CredentialTables } from '../tables.js';
 import { IssuerKeyring, rotateIssuerKey } from './issuer-keys.js';
-import { loadOrCreateKek } from './kek.js';
 
 type Env = Record<string, string | undefined>;
 
 /** The key-encryption key from `XV_IDENTITY_KEK`, else the generated file under `dataDir`. */
-export function issuerKek(env: Env, dataDir: string): Buffer {
-  return loadOrCreateKek(loadSettings(credentialSettings, env).issuerKek, dataDir);
+export function issuerKek(env: Env, dataDir: string): KeyEncryptionKey {
+  return loadIdentityKek(loadSettings({ kek: identitySettings.kek }, env).kek, dataDir);
 }
 
 export async function listIssuerKeys(db: Kysely<CredentialTables>) {
@@ -26,7 +26,10 @@ export async function listIssuerKeys(db: Kysely<CredentialTables>) {
 }
 
 /** Rotates after checking `kek` opens the current key: a wrong one would seal a key the service cannot open. */
-export async function rotateIssuerKeyChecked(db: Kysely<CredentialTables>, kek: Buffer): Promise<string> {
+export async function rotateIssuerKeyChecked(
+  db: Kysely<CredentialTables>,
+  kek: KeyEncryptionKey,
+): Promise<string> {
   await new IssuerKeyring(db, kek).reload();
   return rotateIssuerKey(db, kek);
 }

@@ -13,11 +13,10 @@ import {
   type KeyObject,
   randomBytes,
 } from 'node:crypto';
-import { base32 } from '@xv/platform';
+import { base32, type KeyEncryptionKey } from '@xv/platform';
 import type { Kysely } from 'kysely';
 import type { PublicJwk } from '../jws.js';
 import type { CredentialTables } from '../tables.js';
-import { seal, unseal } from './kek.js';
 
 export interface IssuerKey {
   /** Short key id, the fragment of the DID verification method. */
@@ -37,7 +36,7 @@ type Db = Kysely<CredentialTables>;
 const newKid = () => `key-${base32(randomBytes(8))}`;
 
 /** Generates a key, stores it sealed and makes it the active one; the previous active key is retired. */
-export async function rotateIssuerKey(db: Db, kek: Buffer, now = Date.now()): Promise<string> {
+export async function rotateIssuerKey(db: Db, kek: KeyEncryptionKey, now = Date.now()): Promise<string> {
   const kid = newKid();
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
@@ -54,7 +53,7 @@ export async function rotateIssuerKey(db: Db, kek: Buffer, now = Date.now()): Pr
         kid,
         alg: 'ES256',
         public_jwk: JSON.stringify({ kty, crv, x, y }),
-        private_key: seal(kek, pkcs8, kid),
+        private_key: kek.encrypt(pkcs8, kid),
         state: 'active',
         created_at: now,
         retired_at: null,
@@ -72,7 +71,7 @@ export class IssuerKeyring {
 
   constructor(
     private readonly db: Db,
-    private readonly kek: Buffer,
+    private readonly kek: KeyEncryptionKey,
     private readonly refreshMs = 30_000,
   ) {}
 
@@ -136,7 +135,7 @@ export class IssuerKeyring {
       if (key.state === 'active' && !signing) {
         let der: Buffer;
         try {
-          der = unseal(this.kek, row.private_key, row.kid);
+          der = this.kek.decrypt(row.private_key, row.kid);
         } catch {
           throw new Error(
             'The key-encryption key cannot open the stored issuer key: XV_IDENTITY_KEK (or the generated key file) changed.',
