@@ -83,6 +83,23 @@ describe('the platform app', () => {
     );
   });
 
+  it('counts a body of undeclared length (chunked) as it reads it: 413 over the limit, read under it', async () => {
+    const chunked = (text: string) =>
+      service.fetch('/api/echo', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new Blob([text]).stream(),
+        duplex: 'half',
+      } as RequestInit);
+    await expectError(
+      await chunked(JSON.stringify({ name: 'x'.repeat(5000), count: 1 })),
+      413,
+      'payload_too_large',
+    );
+    const small = await chunked(JSON.stringify({ name: 'a', count: 2 }));
+    expect(await small.json()).toEqual({ name: 'a', count: 2 });
+  });
+
   it('closes the connection after a 413, so no next request is sent on a socket the server drops', async () => {
     const response = await postJson('/api/echo', JSON.stringify({ name: 'x'.repeat(5000), count: 1 }));
     expect(response.status).toBe(413);
