@@ -5,9 +5,12 @@
  * (`stopWhen: stepCountIs(5)` by default), an AbortSignal and a total timeout.
  * Retries are off by default: a caller that falls back to another model decides
  * itself. Failures become `ChatFailure`s with a sentence safe to show a user.
+ * A plain `generateChat` turn (text only, no tools, no retries) on a catalog's
+ * OpenAI-compatible model skips the SDK: see ./completion.ts.
  */
 import {
   APICallError,
+  type FinishReason,
   generateText,
   type LanguageModel,
   type ModelMessage,
@@ -15,6 +18,9 @@ import {
   streamText,
   type ToolSet,
 } from 'ai';
+import { type ChatUsage, type PlainMessage, plainCompletionOf } from './completion.js';
+
+export type { ChatUsage } from './completion.js';
 
 export const DEFAULT_MAX_STEPS = 5;
 
@@ -157,23 +163,54 @@ export async function* streamChat(options: ChatOptions): AsyncGenerator<ChatEven
   };
 }
 
+export interface ChatResult {
+  text: string;
+  steps: number;
+  finishReason: FinishReason;
+  toolNames: string[];
+  usage: ChatUsage;
+}
+
 /** Generates one whole turn; throws a `ChatFailure`. */
-export async function generateChat(options: ChatOptions) {
+export async function generateChat(options: ChatOptions): Promise<ChatResult> {
   const turn = turnSignal(options);
   try {
+    const plain = plainCompletionOf(options.model);
+    const messages = plain && plainMessages(options);
+    if (plain && messages) {
+      const { maxOutputTokens, temperature } = options;
+      const answer = await plain({ messages, maxOutputTokens, temperature, signal: turn.signal });
+      return { ...answer, steps: 1, toolNames: [] };
+    }
     const result = await generateText(callSettings(options, turn.signal));
+    const { inputTokens, outputTokens, totalTokens } = result.totalUsage;
     return {
       text: result.text,
       steps: result.steps.length,
       finishReason: result.finishReason,
       toolNames: result.steps.flatMap((step) => step.toolCalls.map((call) => call.toolName)),
-      usage: result.totalUsage,
+      usage: { inputTokens, outputTokens, totalTokens },
     };
   } catch (error) {
     throw toChatFailure(error, turn.timedOut());
   } finally {
     turn.dispose();
   }
+}
+
+/**
+ * The turn as OpenAI chat messages when it is plain: text messages only, no tools,
+ * no retries (the SDK does those). Anything else, undefined.
+ */
+function plainMessages(options: ChatOptions): PlainMessage[] | undefined {
+  if ((options.tools && Object.keys(options.tools).length > 0) || (options.maxRetries ?? 0) > 0) return;
+  const messages: PlainMessage[] = options.system ? [{ role: 'system', content: options.system }] : [];
+  for (const message of options.messages) {
+    const { role, content } = message;
+    if (typeof content !== 'string' || (role !== 'system' && role !== 'user' && role !== 'assistant')) return;
+    messages.push({ role, content });
+  }
+  return messages.length > 0 ? messages : undefined;
 }
 
 /** Maps whatever a model call threw to a `ChatFailure`; `timedOut` tells a timeout from a stop. */
@@ -189,6 +226,9 @@ export function toChatFailure(error: unknown, timedOut = false): ChatFailure {
     : error instanceof Error && APICallError.isInstance(error.cause)
       ? error.cause
       : undefined;
+  // A successful status with an answer that is not a chat completion.
+  if (apiError?.statusCode && apiError.statusCode < 300)
+    return new ChatFailure('The model sent an answer that could not be read.', 'other');
   if (apiError?.statusCode)
     return new ChatFailure(
       `The model answered with HTTP ${apiError.statusCode}.`,

@@ -9,6 +9,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { createWorkersAI } from 'workers-ai-provider';
 import { defineErrors } from '../http/errors.js';
+import { openAiCompatibleClient, registerPlainCompletion } from './completion.js';
 import { type ModelSettings, WORKERS_AI_DEFAULT_BASE_URL } from './settings.js';
 
 export const MODEL_PROVIDERS = ['openai-compatible', 'workers-ai'] as const;
@@ -85,6 +86,10 @@ export function createModelCatalog(settings: ModelSettings): ModelCatalog {
         includeUsage: true,
       })
     : undefined;
+  // Plain turns to the same endpoint skip the SDK (see ./completion.ts).
+  const openaiPlain = openai
+    ? openAiCompatibleClient({ baseUrl: settings.modelBaseUrl!, apiKey: settings.modelApiKey! })
+    : undefined;
   const workersAi = (gateway: boolean) =>
     createWorkersAI({
       accountId: settings.workersAiAccountId!,
@@ -125,8 +130,9 @@ export function createModelCatalog(settings: ModelSettings): ModelCatalog {
       if (cached) return cached;
       let model: LanguageModel;
       if (ref.provider === 'openai-compatible') {
-        if (!openai) throw unavailable(ref.provider);
+        if (!openai || !openaiPlain) throw unavailable(ref.provider);
         model = openai.chatModel(ref.model);
+        registerPlainCompletion(model, openaiPlain(ref.model));
       } else {
         if (!workers) throw unavailable(ref.provider);
         model = (options.useGateway ? workers.gateway : workers.direct)(ref.model);
