@@ -33,7 +33,9 @@ export const trustService = defineService({
       chainRpcUrl: config.chainRpcUrl,
       eas: { chainId: config.easChainId, contract: config.easContract, version: config.easVersion },
       inputLimitBytes: config.storeInputLimitBytes,
+      signingThreads: config.signingThreads,
     });
+    ctx.onClose(trust.close);
     const guard = createAuthGuard({ sso: ctx.sso, identityUrl });
     registerApi(app, { ctx, ...trust, guard, demo: config.demo });
     registerPages(app, trust);

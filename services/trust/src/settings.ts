@@ -2,6 +2,7 @@
  * @module settings
  * The trust service's own settings.
  */
+import { availableParallelism } from 'node:os';
 import { flag, httpUrl, setting, z } from '@xv/platform';
 
 export const trustSettings = {
@@ -37,5 +38,15 @@ export const trustSettings = {
       .int()
       .positive()
       .default(256 * 1024),
+  ),
+  /** Worker threads that sign seals; the event loop keeps a core for HTTP and the database. */
+  signingThreads: setting(
+    'XV_TRUST_SIGNING_THREADS',
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(Math.max(1, availableParallelism() - 1)),
   ),
 };

@@ -13,6 +13,7 @@ import { IssuerDirectory } from './issuers/directory.js';
 import { KeyEncryptionKey } from './keys/kek.js';
 import { Keyring } from './keys/keyring.js';
 import { Receipts } from './seal/receipts.js';
+import { SigningPool } from './seal/signing-pool.js';
 
 export interface TrustOptions {
   database: Database;
@@ -26,6 +27,8 @@ export interface TrustOptions {
   chainRpcUrl: string;
   eas: EasDomainConfig;
   inputLimitBytes: number;
+  /** Worker threads that make the seal signatures. */
+  signingThreads: number;
 }
 
 export type Trust = ReturnType<typeof createTrust>;
@@ -33,10 +36,12 @@ export type Trust = ReturnType<typeof createTrust>;
 export function createTrust(o: TrustOptions) {
   const db = o.database.kysely as TrustDb;
   const keyring = new Keyring(db, KeyEncryptionKey.load(o.kek, o.dataDir));
+  const signing = new SigningPool({ threads: o.signingThreads });
   const directory = new IssuerDirectory({ identityUrl: o.identityUrl, trustUrl: o.trustUrl, demo: o.demo });
   const receipts = new Receipts({
     db,
     keyring,
+    signer: signing.sign,
     directory,
     relayer: new RelayerClient(o.relayer),
     chain: new ChainReader(o.chainRpcUrl),
@@ -44,5 +49,5 @@ export function createTrust(o: TrustOptions) {
     inputLimitBytes: o.inputLimitBytes,
   });
   const attestations = new Attestations({ db, keyring, trustUrl: o.trustUrl, eas: o.eas });
-  return { keyring, directory, receipts, attestations };
+  return { keyring, directory, receipts, attestations, close: () => signing.close() };
 }

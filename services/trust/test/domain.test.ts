@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Database, migrate } from '@xv/platform';
 import { describeEachDatabase, tempDir } from '@xv/platform/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrustDb } from '../src/db.js';
 import { KEK_FILE, KeyEncryptionKey } from '../src/keys/kek.js';
 import { migrations } from '../src/migrations/index.js';
@@ -42,8 +42,10 @@ describeEachDatabase('the trust domain', (target) => {
       chainRpcUrl: 'http://127.0.0.1:9',
       eas: { chainId: 31337, contract: '0xA1207F3BBa224E2c9c3c6D5aF63D0eb1582Ce587', version: '1.2.0' },
       inputLimitBytes: 1024,
+      signingThreads: 1,
     });
   });
+  afterAll(() => trust.close());
 
   it('seals tier 2 and 3 for an AAL3 session, and refuses them below AAL3', async () => {
     const receipt = await trust.receipts.seal({

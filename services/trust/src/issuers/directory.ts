@@ -22,19 +22,18 @@ const MAX_ENTRIES = 10_000;
 
 export class IssuerDirectory {
   private readonly cache = new Map<string, { expires: number; issuer: Promise<Issuer | null> }>();
+  readonly demoIssuer: Readonly<Issuer>;
 
   constructor(
     private readonly options: { identityUrl: string; trustUrl: string; demo: boolean; timeoutMs?: number },
-  ) {}
-
-  get demoIssuer(): Issuer {
-    const host = new URL(this.options.trustUrl).host.replace(':', '%3A');
-    return {
+  ) {
+    const host = new URL(options.trustUrl).host.replace(':', '%3A');
+    this.demoIssuer = Object.freeze({
       orgId: DEMO_ISSUER_ID,
       name: 'XV Demo Organization',
       did: `did:web:${host}:demo`,
       verified: false,
-    };
+    });
   }
 
   isDemo(orgId: string): boolean {

@@ -3,9 +3,16 @@
  * Issuer keys: each organization signs with a P-256 key and a secp256k1 key,
  * generated together on first use. Rotation retires the active pair (it stays
  * published, so old receipts keep verifying) and the next use creates a new one.
- * Decrypted keys are kept in memory by key id; a key id never changes content.
+ * Decrypted keys are kept in memory by key id (and copied, in memory, to the signing
+ * threads: seal/signing-pool.ts); a key id never changes content.
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  createSecretKey,
+  generateKeyPairSync,
+  type KeyObject,
+} from 'node:crypto';
 import { newId } from '@xv/platform';
 import type { Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
@@ -33,6 +40,8 @@ export interface IssuerKey {
 export interface SigningKey extends IssuerKey {
   p256Private: KeyObject;
   secp256k1: PrivateKeyAccount;
+  /** The 32-byte secp256k1 scalar, as a KeyObject: it can be posted to a signing thread and never prints. */
+  secp256k1Private: KeyObject;
 }
 
 /** How long the active key of an organization is reused before the database is asked again. */
@@ -156,17 +165,17 @@ export class Keyring {
   private unlock(row: IssuerKeysTable): SigningKey {
     const cached = this.unlocked.get(row.key_id);
     if (cached) return cached;
-    const p256Private = createPrivateKey({
-      key: this.kek.decrypt(row.p256_private, `${row.key_id}:p256`),
-      format: 'der',
-      type: 'pkcs8',
-    });
+    const p256 = this.kek.decrypt(row.p256_private, `${row.key_id}:p256`);
     const secp = this.kek.decrypt(row.secp256k1_private, `${row.key_id}:secp256k1`);
     const key: SigningKey = {
       ...toIssuerKey(row),
-      p256Private,
+      p256Private: createPrivateKey({ key: p256, format: 'der', type: 'pkcs8' }),
       secp256k1: privateKeyToAccount(`0x${secp.toString('hex')}`),
+      secp256k1Private: createSecretKey(secp),
     };
+    // The key objects hold their own copies: wipe the plaintext buffers.
+    p256.fill(0);
+    secp.fill(0);
     this.unlocked.set(row.key_id, key);
     return key;
   }

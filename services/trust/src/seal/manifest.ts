@@ -10,10 +10,9 @@
  *
  * docs/trust-proof-format.md states the same, with a worked example.
  */
-import { sign as signP256 } from 'node:crypto';
-import type { Hex } from 'viem';
 import { canonicalBytes, sha256, taggedHash } from '../crypto/canonical.js';
 import type { SigningKey } from '../keys/keyring.js';
+import { type Signatures, signClaimBytes } from './signatures.js';
 
 export const CLAIM_TYPE = 'xv.seal.v1';
 
@@ -39,16 +38,20 @@ export interface Claim {
 export interface Manifest {
   claim: Claim;
   manifestHash: string;
-  signatures: { p256Sig: string; ethSig: Hex };
+  signatures: Signatures;
 }
 
+/** Makes both signatures over a claim's bytes: on this thread, or on a SigningPool's. */
+export type ClaimSigner = (bytes: Uint8Array, digest: Uint8Array, key: SigningKey) => Promise<Signatures>;
+
 /** Signs `claim` with both of the issuer's keys. */
-export async function signManifest(claim: Claim, key: SigningKey): Promise<Manifest> {
+export async function signManifest(
+  claim: Claim,
+  key: SigningKey,
+  signer: ClaimSigner = signClaimBytes,
+): Promise<Manifest> {
   const bytes = canonicalBytes(claim);
   const digest = sha256(bytes);
-  const p256Sig = signP256('sha256', bytes, { key: key.p256Private, dsaEncoding: 'ieee-p1363' }).toString(
-    'base64url',
-  );
-  const ethSig = await key.secp256k1.signMessage({ message: { raw: digest } });
-  return { claim, manifestHash: taggedHash(digest), signatures: { p256Sig, ethSig } };
+  const signatures = await signer(bytes, digest, key);
+  return { claim, manifestHash: taggedHash(digest), signatures };
 }

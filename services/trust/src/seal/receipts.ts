@@ -11,7 +11,7 @@ import type { ReceiptsTable, TrustDb } from '../db.js';
 import { errors } from '../errors.js';
 import type { Issuer, IssuerDirectory } from '../issuers/directory.js';
 import type { Keyring, P256PublicJwk } from '../keys/keyring.js';
-import { CLAIM_TYPE, type Claim, type Manifest, signManifest } from './manifest.js';
+import { CLAIM_TYPE, type Claim, type ClaimSigner, type Manifest, signManifest } from './manifest.js';
 import { needsStepUp } from './policy.js';
 import { type ManifestVerification, parseProof, verifyManifest } from './verify.js';
 
@@ -73,6 +73,8 @@ export interface ReceiptVerification extends ManifestVerification {
 export interface ReceiptsOptions {
   db: TrustDb;
   keyring: Keyring;
+  /** Where the signatures are made (a SigningPool in the service). */
+  signer: ClaimSigner;
   directory: IssuerDirectory;
   relayer: RelayerClient;
   chain: ChainReader;
@@ -122,7 +124,7 @@ export class Receipts {
       authLevel: request.authLevel,
       issuedAt: issuedAt.toISOString(),
     };
-    const manifest = await signManifest(claim, key);
+    const manifest = await signManifest(claim, key, this.o.signer);
     const row: ReceiptsTable = {
       receipt_id: receiptId,
       org_id: issuer.orgId,

@@ -1,0 +1,175 @@
+/**
+ * @module seal/signing-pool
+ * Signing off the event loop. The secp256k1 signature is pure JavaScript (about 0.3 ms)
+ * and on the event loop it would add to every other cost of a seal; a few worker
+ * threads sign while the event loop serves HTTP and the database.
+ *
+ * - Keys: a thread is handed an issuer's decrypted keys (KeyObjects, copied from
+ *   memory to memory) with its first claim for that key, and keeps them by key id.
+ * - Batches: the claims of one turn of the event loop go to a thread as one message,
+ *   and their signatures come back as one (a message costs about as much as a signature).
+ * - Crashes: a thread that dies is replaced on the next claim. The claims it held are
+ *   signed again by its successor (signing has no side effect) and fail with a
+ *   SigningError if that one dies on them too: nothing is lost, nothing hangs.
+ * - Shutdown: `close()` lets the claims in flight finish, then stops the threads.
+ */
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { SigningKey } from '../keys/keyring.js';
+import type { ClaimSigner } from './manifest.js';
+import type { Signatures } from './signatures.js';
+import type { SignReply, SignRequest } from './signing-thread.js';
+
+/** A claim whose signing failed; the message says why (never with key material). */
+export class SigningError extends Error {
+  override name = 'SigningError';
+}
+
+/** Starts one signing thread. */
+export function startSigningThread(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./signing-thread.js', import.meta.url));
+  // Run from the TypeScript sources (tests, `tsx`): Node 20 gives worker threads no ESM
+  // loader hooks, so the thread compiles its module with tsx's in-thread require hook.
+  const require = createRequire(import.meta.url);
+  const entry = fileURLToPath(new URL('./signing-thread.ts', import.meta.url));
+  const source = `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();
+require(${JSON.stringify(entry)});`;
+  return new Worker(source, { eval: true });
+}
+
+/** Attempts per claim: a thread crash is retried once on a fresh thread. */
+const ATTEMPTS = 2;
+/** Keys a thread keeps before it is told to forget them all. */
+const KEYS_PER_THREAD = 10_000;
+/** How long `close()` waits for claims in flight. */
+const CLOSE_GRACE_MS = 5000;
+
+interface Job {
+  id: number;
+  bytes: Uint8Array;
+  digest: Uint8Array;
+  key: SigningKey;
+  attempts: number;
+  resolve(signatures: Signatures): void;
+  reject(error: Error): void;
+}
+
+interface Thread {
+  worker: Worker;
+  jobs: Map<number, Job>;
+  /** Ids of the keys this thread was handed. */
+  keys: Set<string>;
+  /** Requests waiting for the end of this turn of the event loop. */
+  outbox: SignRequest[];
+  failure?: Error;
+}
+
+export interface SigningPoolOptions {
+  threads: number;
+  /** How a thread is started (tests start faulty ones). */
+  start?: () => Worker;
+}
+
+export class SigningPool {
+  private readonly slots: (Thread | undefined)[];
+  private readonly start: () => Worker;
+  private readonly pending = new Set<Promise<unknown>>();
+  private nextId = 0;
+  private closed = false;
+
+  constructor(options: SigningPoolOptions) {
+    if (!Number.isInteger(options.threads) || options.threads < 1)
+      throw new RangeError('A signing pool needs at least one thread.');
+    this.slots = new Array(options.threads).fill(undefined);
+    this.start = options.start ?? startSigningThread;
+  }
+
+  /** Signs on the least busy thread, starting it on first use. */
+  readonly sign: ClaimSigner = (bytes, digest, key) => {
+    if (this.closed) return Promise.reject(new SigningError('The signing pool is closed.'));
+    const signed = new Promise<Signatures>((resolve, reject) =>
+      this.dispatch({ id: ++this.nextId, bytes, digest, key, attempts: 0, resolve, reject }),
+    );
+    this.pending.add(signed);
+    const forget = () => this.pending.delete(signed);
+    signed.then(forget, forget);
+    return signed;
+  };
+
+  /** Waits for the claims in flight (at most a few seconds), then stops every thread. */
+  async close(): Promise<void> {
+    this.closed = true;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(this.pending),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, CLOSE_GRACE_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    await Promise.all(this.slots.map((thread) => thread?.worker.terminate()));
+  }
+
+  private dispatch(job: Job) {
+    job.attempts++;
+    const thread = this.leastBusy();
+    thread.jobs.set(job.id, job);
+    // A busy thread keeps the process alive; an idle one does not.
+    if (thread.jobs.size === 1) thread.worker.ref();
+    const request: SignRequest = { id: job.id, keyId: job.key.keyId, bytes: job.bytes, digest: job.digest };
+    if (!thread.keys.has(job.key.keyId)) {
+      if (thread.keys.size >= KEYS_PER_THREAD) {
+        thread.keys.clear();
+        request.forget = true;
+      }
+      thread.keys.add(job.key.keyId);
+      request.keys = { p256Private: job.key.p256Private, secp256k1Private: job.key.secp256k1Private };
+    }
+    if (thread.outbox.push(request) === 1)
+      setImmediate(() => thread.worker.postMessage(thread.outbox.splice(0)));
+  }
+
+  private leastBusy(): Thread {
+    let best = 0;
+    for (let i = 0; i < this.slots.length; i++) {
+      const load = this.slots[i]?.jobs.size ?? 0;
+      if (load === 0) {
+        best = i;
+        break;
+      }
+      if (load < this.slots[best]!.jobs.size) best = i;
+    }
+    return this.slots[best] ?? this.spawn(best);
+  }
+
+  private spawn(slot: number): Thread {
+    const thread: Thread = { worker: this.start(), jobs: new Map(), keys: new Set(), outbox: [] };
+    this.slots[slot] = thread;
+    thread.worker.unref();
+    thread.worker.on('message', (replies: SignReply[]) => {
+      for (const reply of replies) {
+        const job = thread.jobs.get(reply.id);
+        if (!job) continue;
+        thread.jobs.delete(reply.id);
+        if ('error' in reply) job.reject(new SigningError(`Signing failed: ${reply.error}.`));
+        else job.resolve(reply.signatures);
+      }
+      if (thread.jobs.size === 0) thread.worker.unref();
+    });
+    thread.worker.on('error', (error) => {
+      thread.failure = error;
+    });
+    thread.worker.on('exit', (code) => {
+      if (this.slots[slot] === thread) this.slots[slot] = undefined;
+      const why = thread.failure?.message ?? `exit code ${code}`;
+      for (const job of thread.jobs.values()) {
+        if (this.closed) job.reject(new SigningError('The signing pool closed before the claim was signed.'));
+        else if (job.attempts < ATTEMPTS) this.dispatch(job);
+        else job.reject(new SigningError(`A signing thread stopped while signing (${why}).`));
+      }
+      thread.jobs.clear();
+    });
+    return thread;
+  }
+}
