@@ -30,19 +30,28 @@
  * - `enableTotp(identityUrl, cookie)` → `{ secret, recoveryCodes, cookie }`: turns 2FA on; the
  *   session is raised to AAL2 under the new `cookie` (the old one ends).
  * - `totpCode(secret)`: the current code of a TOTP secret.
+ * - `new SoftwareAuthenticator({ deviceBound?, userVerified? })`: a WebAuthn authenticator in
+ *   software (P-256, `none` attestation); by default device-bound and verifying the user, so
+ *   its passkeys give AAL3 (testing/passkeys.ts).
+ * - `registerPasskey(identityUrl, cookie, authenticator, name?)` → `{ id, aal }`: adds one of its
+ *   passkeys to the signed-in person's account.
+ * - `signInWithPasskey(identityUrl, authenticator, cookie?)` → `{ cookie, session }`: signs in with
+ *   it; with the cookie of that person's session, a step-up (the session is raised under a new
+ *   `cookie`; the old one ends).
  */
-import type { Database, IdentitySession } from '@xv/platform';
+import type { Database } from '@xv/platform';
 import { type RunningService, startService } from '@xv/platform/testing';
 import { totpCode } from './mfa/totp.js';
 import { identityService } from './service.js';
+import { cookieFrom, type SignedIn, sessionOf } from './testing/http.js';
 
-export { totpCode };
-
-export interface SignedIn {
-  /** A `cookie` header value: `xv_session=…` (plus `; xv_org=…` from `createUser`). */
-  cookie: string;
-  session: IdentitySession;
-}
+export {
+  type AuthenticatorOptions,
+  registerPasskey,
+  SoftwareAuthenticator,
+  signInWithPasskey,
+} from './testing/passkeys.js';
+export { type SignedIn, sessionOf, totpCode };
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -60,14 +69,6 @@ export function startIdentity(
   }) as Promise<RunningService>;
 }
 
-function cookieFrom(response: Response, name: string): string | undefined {
-  for (const line of response.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    if (pair?.startsWith(`${name}=`) && pair.length > name.length + 1) return pair;
-  }
-  return undefined;
-}
-
 async function postForm(url: string, fields: Record<string, string>, cookie?: string) {
   return fetch(url, {
     method: 'POST',
@@ -75,12 +76,6 @@ async function postForm(url: string, fields: Record<string, string>, cookie?: st
     body: new URLSearchParams(fields).toString(),
     redirect: 'manual',
   });
-}
-
-export async function sessionOf(identityUrl: string, cookie: string): Promise<IdentitySession> {
-  const response = await fetch(`${identityUrl}/api/session`, { headers: { cookie } });
-  if (response.status !== 200) throw new Error(`GET /api/session answered ${response.status}`);
-  return (await response.json()) as IdentitySession;
 }
 
 export async function signUp(

@@ -1,6 +1,6 @@
 /**
- * The trust domain without HTTP: keys at rest, rotation, and what the HTTP tests
- * cannot reach (an AAL3 session needs a passkey ceremony).
+ * The trust domain without HTTP: keys at rest, rotation, and the tier policy where
+ * it is enforced.
  */
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';

@@ -2,6 +2,7 @@
  * POST /api/seal over HTTP, with the real identity service behind the SSO session.
  */
 import { createHash } from 'node:crypto';
+import { registerPasskey, SoftwareAuthenticator, signInWithPasskey } from '@xv/identity/testing';
 import { describeEachDatabase } from '@xv/platform/testing';
 import canonicalize from 'canonicalize';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +120,44 @@ describeEachDatabase('POST /api/seal with an SSO session', (target) => {
       expect(url.searchParams.get('aal')).toBe('AAL3');
       expect(url.searchParams.get('redirect')).toBe(`${stack.trust.url}/verify`);
     }
+  });
+
+  it('seals tier 2 once the person has stepped up to AAL3 with a device-bound passkey', async () => {
+    const person = await newOrganization(stack, 'Passkey Labs');
+    const identityUrl = stack.identity!.url;
+    const sealTier2 = (cookie: string) => seal({ modelId: 'm', output: 'o', tier: 2 }, cookie);
+
+    const refused = await sealTier2(person.cookie);
+    expect(refused.status).toBe(403);
+    const { stepUpUrl } = await refused.json();
+    // The step-up page sends an AAL1 session to sign in at AAL3, where a passkey is offered.
+    const stepUp = await fetch(stepUpUrl, { headers: { cookie: person.cookie }, redirect: 'manual' });
+    expect(new URL(stepUp.headers.get('location')!, identityUrl).searchParams.get('aal')).toBe('AAL3');
+
+    const securityKey = new SoftwareAuthenticator();
+    expect(await registerPasskey(identityUrl, person.cookie, securityKey)).toMatchObject({ aal: 'AAL3' });
+    const stepped = await signInWithPasskey(identityUrl, securityKey, person.cookie);
+    expect(stepped.session.aal).toBe('AAL3');
+
+    const response = await sealTier2(stepped.cookie);
+    expect(response.status).toBe(200);
+    const receipt = await response.json();
+    expect(receipt).toMatchObject({ issuerId: person.orgId, tier: 2, authLevel: 'AAL3' });
+    expect(receipt.manifest.claim).toMatchObject({ tier: 2, authLevel: 'AAL3' });
+    const verification = await stack.trust.fetch(`/api/verify?receiptId=${receipt.receiptId}`);
+    expect((await verification.json()).status).toBe('valid');
+  });
+
+  it('still refuses tier 2 after a step-up with a synced passkey (AAL2)', async () => {
+    const person = await newOrganization(stack, 'Synced Passkey Inc');
+    const identityUrl = stack.identity!.url;
+    const synced = new SoftwareAuthenticator({ deviceBound: false });
+    expect(await registerPasskey(identityUrl, person.cookie, synced)).toMatchObject({ aal: 'AAL2' });
+    const stepped = await signInWithPasskey(identityUrl, synced, person.cookie);
+    expect(stepped.session.aal).toBe('AAL2');
+    const response = await seal({ modelId: 'm', output: 'o', tier: 2 }, stepped.cookie);
+    expect(response.status).toBe(403);
+    expect((await response.json()).error).toBe('stepup_required');
   });
 
   it('does not send the person back to a foreign site after step-up', async () => {
