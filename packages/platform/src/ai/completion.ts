@@ -63,15 +63,21 @@ const FINISH_REASONS: Record<string, FinishReason> = {
   function_call: 'tool-calls',
 };
 
+/** An idle connection is closed after this long, before a server would close it under a request. */
+const IDLE_CONNECTION_MS = 4_000;
+
 /**
  * A client for one OpenAI-compatible endpoint: a keep-alive agent shared by all of
- * its models (idle connections do not keep the process alive).
+ * its models (idle connections do not keep the process alive; a server's
+ * `Keep-Alive: timeout` hint shortens their life, as in `fetch`).
  */
 export function openAiCompatibleClient({ baseUrl, apiKey }: { baseUrl: string; apiKey: string }) {
   const url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const target = new URL(url);
   const secure = target.protocol === 'https:';
-  const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  // The agent's timeout closes idle connections only; a slow answer on a busy one is left alone.
+  const agentOptions = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
+  const agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   const request = secure ? https.request : http.request;
   const options = {
     method: 'POST',
@@ -93,6 +99,7 @@ export function openAiCompatibleClient({ baseUrl, apiKey }: { baseUrl: string; a
           signal,
           headers: {
             authorization,
+            'user-agent': 'xv',
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(body),
           },
