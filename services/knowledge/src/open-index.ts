@@ -8,7 +8,8 @@ import type { Logger } from '@xv/platform';
 import type { KnowledgeDatabase } from './db.js';
 import { type Embedder, OfflineEmbedder, RemoteEmbedder } from './search/embedder.js';
 import { KnowledgeIndex } from './search/knowledge-index.js';
-import { openVectorIndex } from './search/vector-index.js';
+import type { LexicalTuning } from './search/lexical-index.js';
+import { openVectorIndex, type VectorTuning } from './search/vector-index.js';
 import type { KnowledgeSettings } from './settings.js';
 
 export function createEmbedder(config: KnowledgeSettings): Embedder {
@@ -21,14 +22,22 @@ export function createEmbedder(config: KnowledgeSettings): Embedder {
   return new OfflineEmbedder(config.offlineDimensions);
 }
 
+/** Where search switches to its large-organization paths; the defaults suit production, tests move them. */
+export type SearchTuning = Partial<LexicalTuning & VectorTuning>;
+
 export async function openKnowledgeIndex(
   database: KnowledgeDatabase,
   config: KnowledgeSettings,
   logger: Logger,
+  tuning: SearchTuning = {},
 ): Promise<KnowledgeIndex> {
-  const vectors = await openVectorIndex(database, config.vectorBackend);
-  const index = new KnowledgeIndex(database, createEmbedder(config), vectors, (message) =>
-    logger.warn(message),
+  const vectors = await openVectorIndex(database, config.vectorBackend, tuning);
+  const index = new KnowledgeIndex(
+    database,
+    createEmbedder(config),
+    vectors,
+    (message) => logger.warn(message),
+    tuning,
   );
   logger.info(
     { vectorBackend: vectors.backend, embedder: index.embedder.fingerprint },

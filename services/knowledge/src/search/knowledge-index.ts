@@ -20,7 +20,7 @@ import type { Kysely } from 'kysely';
 import type { KnowledgeDatabase, KnowledgeTables } from '../db.js';
 import { type Chunk, chunkMarkdown } from './chunker.js';
 import { type Embedder, vectorToBytes } from './embedder.js';
-import { LexicalIndex } from './lexical-index.js';
+import { LexicalIndex, type LexicalTuning } from './lexical-index.js';
 import type { VectorIndex } from './vector-index.js';
 
 type Executor = Kysely<KnowledgeTables>;
@@ -64,8 +64,9 @@ export class KnowledgeIndex {
     readonly embedder: Embedder,
     readonly vectors: VectorIndex,
     private readonly onWarning: (message: string) => void = () => {},
+    lexicalTuning: Partial<LexicalTuning> = {},
   ) {
-    this.lexical = new LexicalIndex(database.dialect);
+    this.lexical = new LexicalIndex(database.dialect, lexicalTuning);
   }
 
   /** Checks the stored embedder against the configured one, once at start-up. */
@@ -154,11 +155,13 @@ export class KnowledgeIndex {
   ): Promise<SearchHit[]> {
     const db = this.database.kysely;
     const depth = Math.max(topK * 4, 40);
+    const state = await this.state(db);
     const lists: number[][] = [];
     if (mode !== 'vector')
-      lists.push((await this.lexical.search(db, orgId, query, depth)).map((h) => h.chunkId));
+      lists.push(
+        (await this.lexical.search(db, orgId, query, depth, state.generation)).map((h) => h.chunkId),
+      );
     if (mode !== 'lexical') {
-      const state = await this.state(db);
       if (state.embedder === this.embedder.fingerprint && state.dimensions) {
         const vector = await this.embedQuery(query, mode === 'vector');
         if (vector && vector.length === state.dimensions) {

@@ -4,7 +4,9 @@
  * backends chosen at start-up:
  * - `sqlite-vec`: a `vec0` table with `distance_metric=cosine`, partitioned by
  *   organization, queried with `MATCH … AND k = ?` (never `ORDER BY vec_distance`,
- *   which scans everything);
+ *   which scans everything). sqlite-vec 0.1.9 answers that by an exact scan, so
+ *   organizations with `approximateFrom` chunks or more are searched by the
+ *   `ApproximateIndex` (search/approximate-index.ts) instead;
  * - `pgvector`: a `vector(n)` column with an HNSW index, used when the `vector`
  *   extension is available in PostgreSQL;
  * - `scan`: PostgreSQL without the extension. It reads the portable float32 copy in
@@ -16,7 +18,9 @@ import type { Database } from '@xv/platform';
 import { type Kysely, sql } from 'kysely';
 import * as sqliteVec from 'sqlite-vec';
 import type { KnowledgeDatabase, KnowledgeTables } from '../db.js';
+import { ApproximateIndex, type ApproximateTuning } from './approximate-index.js';
 import { bytesToVector, vectorToBytes } from './embedder.js';
+import { GenerationCache } from './generation-cache.js';
 
 export type VectorBackend = 'sqlite-vec' | 'pgvector' | 'scan';
 type Executor = Kysely<KnowledgeTables>;
@@ -53,16 +57,28 @@ export function loadVectorExtension(database: Pick<Database, 'dialect' | 'sqlite
   withVectorExtension.add(database.sqlite);
 }
 
+export interface VectorTuning extends ApproximateTuning {
+  /** Organizations with at least this many chunks are searched approximately (sqlite-vec backend). */
+  approximateFrom: number;
+}
+
+/**
+ * From 5,000 chunks, where sqlite-vec's exact scan of 384 dimensions takes about
+ * 3 ms; the memory copy is then about 2 MB (one byte per dimension and chunk).
+ */
+export const APPROXIMATE_FROM = 5_000;
+
 /** Picks the best backend the database offers (or `scan` when asked to). */
 export async function openVectorIndex(
   database: KnowledgeDatabase,
   preferred: 'auto' | 'scan' = 'auto',
+  tuning: Partial<VectorTuning> = {},
 ): Promise<VectorIndex> {
   if (preferred === 'scan') return new ScanIndex(database.kysely);
   if (database.dialect === 'sqlite') {
     if (database.sqlite) {
       loadVectorExtension(database);
-      return new SqliteVecIndex(database.kysely);
+      return new SqliteVecIndex(database.kysely, tuning);
     }
     return new ScanIndex(database.kysely);
   }
@@ -94,14 +110,28 @@ async function pgvectorSchema(db: Executor): Promise<string | undefined> {
 
 /**
  * sqlite-vec 0.1.9 answers a KNN query by an exact scan of the organization's
- * partition (no approximate index yet): its cost grows with chunks × dimension.
- * Binary and int8 quantisation were measured and rejected: sign bits of sparse
- * hashed vectors lose the ranking, and int8 distances are slower than float
- * ones in this version (see docs/knowledge.md).
+ * partition: its cost grows with chunks × dimension. It serves organizations
+ * below `approximateFrom` chunks; larger ones go to the in-memory
+ * `ApproximateIndex`. Approximations inside sqlite-vec were measured and
+ * rejected (docs/knowledge.md): its bit-vector KNN slows down as k grows (15 ms
+ * for k = 100 at 100k chunks, 190 ms for k = 1,600), reading a few hundred rows
+ * of a `vec0` table by id scans it, and an inverted-file layout (k-means lists as
+ * a partition key, which `IN` can probe) found a third of the true neighbours at
+ * 16 probed lists of 316.
  */
-class SqliteVecIndex implements VectorIndex {
+export class SqliteVecIndex implements VectorIndex {
   readonly backend = 'sqlite-vec' as const;
-  constructor(private readonly db: Executor) {}
+  readonly approximate: ApproximateIndex;
+  private readonly approximateFrom: number;
+  private readonly sizes = new GenerationCache<number>();
+
+  constructor(
+    private readonly db: Executor,
+    tuning: Partial<VectorTuning> = {},
+  ) {
+    this.approximate = new ApproximateIndex(db, tuning);
+    this.approximateFrom = tuning.approximateFrom ?? APPROXIMATE_FROM;
+  }
 
   async prepare(db: Executor, dimensions: number, fresh = false) {
     if (!Number.isInteger(dimensions) || dimensions <= 0) throw new Error('invalid vector dimension');
@@ -127,7 +157,25 @@ class SqliteVecIndex implements VectorIndex {
       await sql`delete from chunk_vectors where chunk_id = ${BigInt(id)}`.execute(db);
   }
 
-  async nearest(orgId: string, vector: Float32Array, k: number) {
+  async nearest(orgId: string, vector: Float32Array, k: number, generation: string) {
+    const size = await this.sizes.get(generation, orgId, async () =>
+      Number(
+        (
+          await this.db
+            .selectFrom('chunks')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('org_id', '=', orgId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    );
+    if (size >= this.approximateFrom) return this.approximate.nearest(orgId, vector, k, generation);
+    this.approximate.forget(orgId);
+    return this.exactNearest(orgId, vector, k);
+  }
+
+  /** sqlite-vec's exact KNN over the organization's partition. */
+  async exactNearest(orgId: string, vector: Float32Array, k: number) {
     const result =
       await sql<Neighbour>`select chunk_id as "chunkId", distance from chunk_vectors where embedding match ${vectorToBytes(vector)} and k = ${k} and org_id = ${orgId}`.execute(
         this.db,

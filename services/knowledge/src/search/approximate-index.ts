@@ -1,0 +1,210 @@
+/**
+ * @module search/approximate-index
+ * Approximate nearest neighbours for large organizations, in two passes:
+ * 1. an estimate over the organization's int8 vectors held in memory
+ *    (`QuantizedVectors`: the query's heaviest dimensions only), keeping the best
+ *    `max(rerankMin, rerankFactor × k)` chunks;
+ * 2. an exact re-rank of those candidates with their float32 vectors, read from
+ *    `chunks.embedding` (the copy every backend writes in the same transaction).
+ * Distances are exact cosine distances; what may differ from an exact search is
+ * only which chunks make the top k (recall is measured by the knowledge-search
+ * benchmark against a brute-force scan).
+ *
+ * The memory copy follows the database through the index generation, which every
+ * change moves (from any instance, or `xv kb reindex`): when it has moved, the
+ * next search reads which chunks came and went, drops the vectors that left and
+ * reads the new ones. After a restart the first search loads the organization.
+ */
+import type { Kysely } from 'kysely';
+import type { KnowledgeTables } from '../db.js';
+import { bytesToVector } from './embedder.js';
+import { QuantizedVectors } from './quantized-vectors.js';
+import type { Neighbour } from './vector-index.js';
+
+type Executor = Kysely<KnowledgeTables>;
+
+export interface ApproximateTuning {
+  /** Share of the query's squared norm its first-pass dimensions must hold. */
+  queryMass: number;
+  /** Candidates re-ranked exactly: `rerankFactor × k`, at least `rerankMin`. */
+  rerankFactor: number;
+  rerankMin: number;
+}
+
+export const approximateDefaults: ApproximateTuning = { queryMass: 0.8, rerankFactor: 10, rerankMin: 400 };
+
+/** Rows read per statement when loading or re-ranking. */
+const BATCH = 1000;
+
+interface Loaded {
+  generation: string;
+  vectors: QuantizedVectors;
+  /** Chunks whose stored vector has another dimension (written under another embedder, before a reindex). */
+  unusable: Set<number>;
+  /** The highest chunk id read. */
+  last: number;
+}
+
+type Rows = { id: number; embedding: Uint8Array }[];
+
+export class ApproximateIndex {
+  private readonly loaded = new Map<string, Loaded>();
+  private readonly syncing = new Map<string, Promise<QuantizedVectors>>();
+  private readonly tuning: ApproximateTuning;
+
+  constructor(
+    private readonly db: Executor,
+    tuning: Partial<ApproximateTuning> = {},
+  ) {
+    this.tuning = { ...approximateDefaults, ...tuning };
+  }
+
+  async nearest(orgId: string, query: Float32Array, k: number, generation: string): Promise<Neighbour[]> {
+    const vectors = await this.current(orgId, generation, query.length);
+    const { queryMass, rerankFactor, rerankMin } = this.tuning;
+    const candidates = vectors.candidates(query, Math.max(k, rerankMin, rerankFactor * k), queryMass);
+    const neighbours: Neighbour[] = [];
+    for (let i = 0; i < candidates.length; i += BATCH) {
+      const rows = await this.db
+        .selectFrom('chunks')
+        .select(['id', 'embedding'])
+        .where('org_id', '=', orgId)
+        .where('id', 'in', candidates.slice(i, i + BATCH))
+        .execute();
+      for (const row of rows) {
+        if (row.embedding.byteLength !== query.length * 4) continue;
+        const vector = bytesToVector(row.embedding);
+        let dot = 0;
+        for (let d = 0; d < query.length; d++) dot += vector[d]! * query[d]!;
+        neighbours.push({ chunkId: Number(row.id), distance: 1 - dot });
+      }
+    }
+    return neighbours.sort((a, b) => a.distance - b.distance).slice(0, k);
+  }
+
+  /** Drops an organization's memory copy (it became small enough for an exact search). */
+  forget(orgId: string): void {
+    this.loaded.delete(orgId);
+  }
+
+  /** Chunks held in memory, over all organizations (for logs and benchmarks). */
+  get size(): number {
+    let size = 0;
+    for (const { vectors } of this.loaded.values()) size += vectors.size;
+    return size;
+  }
+
+  /** The organization's vectors as of `generation`; one sync at a time per organization. */
+  private current(orgId: string, generation: string, dimensions: number): Promise<QuantizedVectors> {
+    const loaded = this.loaded.get(orgId);
+    if (loaded?.generation === generation && loaded.vectors.dimensions === dimensions)
+      return Promise.resolve(loaded.vectors);
+    const previous = this.syncing.get(orgId) ?? Promise.resolve(undefined);
+    const next = previous.then(
+      () => this.sync(orgId, generation, dimensions),
+      () => this.sync(orgId, generation, dimensions),
+    );
+    this.syncing.set(orgId, next);
+    const settled = () => {
+      if (this.syncing.get(orgId) === next) this.syncing.delete(orgId);
+    };
+    next.then(settled, settled);
+    return next;
+  }
+
+  private async sync(orgId: string, generation: string, dimensions: number): Promise<QuantizedVectors> {
+    let loaded = this.loaded.get(orgId);
+    if (loaded?.vectors.dimensions !== dimensions) loaded = await this.load(orgId, generation, dimensions);
+    else if (loaded.generation !== generation) loaded = await this.update(orgId, generation, loaded);
+    this.loaded.set(orgId, loaded);
+    return loaded.vectors;
+  }
+
+  /** Reads every vector of the organization, in pages by id. */
+  private async load(orgId: string, generation: string, dimensions: number): Promise<Loaded> {
+    const loaded: Loaded = {
+      generation,
+      vectors: new QuantizedVectors(dimensions),
+      unusable: new Set(),
+      last: 0,
+    };
+    for (;;) {
+      const rows = await this.db
+        .selectFrom('chunks')
+        .select(['id', 'embedding'])
+        .where('org_id', '=', orgId)
+        .where('id', '>', loaded.last)
+        .orderBy('id')
+        .limit(BATCH)
+        .execute();
+      keep(loaded, rows);
+      if (rows.length < BATCH) return loaded;
+    }
+  }
+
+  /**
+   * Brings a loaded copy up to date. Which chunks came and went is read in one
+   * snapshot, from the `chunks_org` index alone. Usually chunks were only added,
+   * or nothing changed for this organization: SQLite's chunk ids (AUTOINCREMENT,
+   * committed in order by one writer at a time) are then all above the last one
+   * read, and the organization's count shows that none left. Otherwise every id
+   * is listed. New vectors are read after the snapshot: chunks never change,
+   * they only come and go.
+   */
+  private async update(orgId: string, generation: string, loaded: Loaded): Promise<Loaded> {
+    const { vectors, unusable } = loaded;
+    const held = vectors.size + unusable.size;
+    const { newer, present } = await this.db.transaction().execute(async (trx) => {
+      const ids = (rows: { id: number }[]) => rows.map((r) => Number(r.id));
+      const { n } = await trx
+        .selectFrom('chunks')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('org_id', '=', orgId)
+        .executeTakeFirstOrThrow();
+      const newer = ids(
+        await trx
+          .selectFrom('chunks')
+          .select('id')
+          .where('org_id', '=', orgId)
+          .where('id', '>', loaded.last)
+          .execute(),
+      );
+      if (held + newer.length === Number(n)) return { newer };
+      const all = ids(await trx.selectFrom('chunks').select('id').where('org_id', '=', orgId).execute());
+      return { newer, present: new Set(all) };
+    });
+    const added = present ? [...present].filter((id) => !vectors.has(id) && !unusable.has(id)) : newer;
+    const rows: Rows = [];
+    for (let i = 0; i < added.length; i += BATCH)
+      rows.push(
+        ...(await this.db
+          .selectFrom('chunks')
+          .select(['id', 'embedding'])
+          .where('org_id', '=', orgId)
+          .where('id', 'in', added.slice(i, i + BATCH))
+          .execute()),
+      );
+    // Applied together, after the reads: a search running meanwhile sees the copy before or after, never half.
+    if (present) {
+      vectors.retain((id) => present.has(id));
+      for (const id of unusable) if (!present.has(id)) unusable.delete(id);
+    }
+    keep(loaded, rows);
+    for (const id of newer) loaded.last = Math.max(loaded.last, id);
+    loaded.generation = generation;
+    return loaded;
+  }
+}
+
+/** Adds rows to a loaded copy: usable vectors to the matrix, others to the `unusable` set. */
+function keep(loaded: Loaded, rows: Rows) {
+  const batch: { chunkId: number; vector: Float32Array }[] = [];
+  for (const row of rows) {
+    const id = Number(row.id);
+    loaded.last = Math.max(loaded.last, id);
+    if (row.embedding.byteLength === loaded.vectors.dimensions * 4)
+      batch.push({ chunkId: id, vector: bytesToVector(row.embedding) });
+    else loaded.unusable.add(id);
+  }
+  loaded.vectors.add(batch);
+}
