@@ -38,6 +38,15 @@ export interface IdentityLimiters {
   registration: RateLimiter;
 }
 
+/** A member's role changed or their membership ended (`role` null). */
+export interface MembershipChanged {
+  orgId: string;
+  userId: string;
+  role: string | null;
+  /** The administrator who made the change. */
+  byUserId: string;
+}
+
 export interface IdentityContext {
   service: ServiceContext<IdentityConfig>;
   database: Database<Tables>;
@@ -51,6 +60,9 @@ export interface IdentityContext {
   limiters: IdentityLimiters;
   /** "Session, or service token with scope X for that organization", checked against this database. */
   guard: AuthGuard;
+  /** Parts that hold something a membership vouched for (credentials) listen here. */
+  onMembershipChanged(listener: (change: MembershipChanged) => Promise<void>): void;
+  membershipChanged(change: MembershipChanged): Promise<void>;
   /** Seals secrets stored at rest (issuer keys, TOTP secrets). */
   kek: KeyEncryptionKey;
   /** The session of the request's `xv_session` cookie, or null. */
@@ -98,6 +110,7 @@ export async function createIdentityContext(
     { verify: (token) => verifyServiceToken(db, token) },
     { realmOf: async (orgId) => (await findOrganization(db, orgId))?.realm_id ?? null },
   );
+  const membershipListeners: ((change: MembershipChanged) => Promise<void>)[] = [];
   const sweep = setInterval(() => void sessions.sweepExpired().catch(() => {}), 10 * 60_000);
   sweep.unref();
   service.onClose(() => clearInterval(sweep));
@@ -113,6 +126,11 @@ export async function createIdentityContext(
     limiters,
     guard,
     kek,
+    onMembershipChanged: (listener) => void membershipListeners.push(listener),
+    async membershipChanged(change) {
+      sessions.forgetUser(change.userId);
+      for (const listener of membershipListeners) await listener(change);
+    },
     currentSession,
     async requireSession(c) {
       const session = await currentSession(c);

@@ -18,6 +18,11 @@ export const errors = defineErrors({
   org_not_found: { status: 404, message: 'No organization has that id or slug.' },
   user_not_found: { status: 404, message: 'No user of this realm has that e-mail address.' },
   already_member: { status: 409, message: 'That user is already a member of the organization.' },
+  member_not_found: { status: 404, message: 'That user is not a member of the organization.' },
+  last_admin: {
+    status: 409,
+    message: 'An organization needs an administrator: make someone else one first.',
+  },
   no_active_organization: { status: 403, message: 'You belong to no organization.' },
   totp_not_started: { status: 409, message: 'Start the 2FA set-up first.' },
   totp_already_enabled: { status: 409, message: '2FA is already on; turn it off first.' },

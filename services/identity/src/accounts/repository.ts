@@ -140,6 +140,48 @@ export async function addMembership(db: IdentityDb, org: Organization, userId: s
   return true;
 }
 
+export type MembershipChange = 'changed' | 'not_found' | 'last_admin';
+
+/**
+ * Gives a member another role, or ends the membership (`role` null). An organization
+ * always keeps an administrator, so the change that would remove the last one is
+ * refused. The organization's row is locked first on PostgreSQL: two administrators
+ * demoting each other at once cannot both succeed.
+ */
+export async function changeMembership(
+  database: Database<Tables>,
+  orgId: string,
+  userId: string,
+  role: Role | null,
+): Promise<MembershipChange> {
+  return transaction(database, async (trx) => {
+    let organization = trx.selectFrom('organizations').select('id').where('id', '=', orgId);
+    if (database.dialect === 'postgres') organization = organization.forUpdate();
+    await organization.executeTakeFirst();
+    const current = await findMembership(trx, orgId, userId);
+    if (!current) return 'not_found';
+    if (current.role === 'admin' && role !== 'admin') {
+      const { admins } = await trx
+        .selectFrom('memberships')
+        .select((eb) => eb.fn.countAll().as('admins'))
+        .where('org_id', '=', orgId)
+        .where('role', '=', 'admin')
+        .executeTakeFirstOrThrow();
+      if (Number(admins) <= 1) return 'last_admin';
+    }
+    if (role === null)
+      await trx.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+    else
+      await trx
+        .updateTable('memberships')
+        .set({ role })
+        .where('org_id', '=', orgId)
+        .where('user_id', '=', userId)
+        .execute();
+    return 'changed';
+  });
+}
+
 export async function verifyOrganization(db: IdentityDb, orgId: string, at = Date.now()) {
   const result = await db
     .updateTable('organizations')

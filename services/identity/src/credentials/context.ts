@@ -46,6 +46,10 @@ export async function createCredentialsContext(
   });
   const verifier = new CredentialVerifier(db, keyring, statusLists, did);
   const wallet = new WalletIssuance(db, baseUrl, settings.offerSeconds);
+  // A membership credential states a role: it stops being true when the role changes or ends.
+  identity.onMembershipChanged(async ({ orgId, userId, byUserId }) => {
+    await credentials.revokeMembershipCredentials(orgId, userId, byUserId);
+  });
 
   const sweep = setInterval(() => {
     void wallet.pruneExpired().catch(() => {});

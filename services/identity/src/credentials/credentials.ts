@@ -178,6 +178,31 @@ export class CredentialService {
     return rows.map(summarize);
   }
 
+  /** Revokes the membership credentials a user holds for an organization, once their role there changed or ended. */
+  async revokeMembershipCredentials(orgId: string, userId: string, by: string): Promise<number> {
+    const rows = await this.db
+      .selectFrom('credentials')
+      .select(['id', 'status_list_id'])
+      .where('type', '=', 'MembershipCredential')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    if (rows.length === 0) return 0;
+    await this.db
+      .updateTable('credentials')
+      .set({ revoked_at: Date.now(), revoked_by: by })
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .where('revoked_at', 'is', null)
+      .execute();
+    for (const listId of new Set(rows.map((r) => r.status_list_id))) await this.statusLists.touch(listId);
+    return rows.length;
+  }
+
   /** Revokes a credential for its owner: the user it names, or an admin of the organization it attests. */
   async revoke(
     realmId: string,

@@ -4,6 +4,11 @@
  * | POST /api/org/switch  | session          | `{org_id}`                            | `{ok, org_id}`, sets `xv_org` |
  * | GET  /api/org/members | session          | (active organization)                 | `{org_id, members}` |
  * | POST /api/org/members | session, admin of the active organization | `{email, role}` | `{ok, org_id, user_id, role}` |
+ * | PATCH  /api/org/members/:userId | session, admin | `{role}` | `{ok, org_id, user_id, role}` |
+ * | DELETE /api/org/members/:userId | session, admin | none | `{ok, org_id, user_id}` |
+ *
+ * Changing or ending a membership revokes the membership credentials it vouched for,
+ * and the last administrator can be neither demoted nor removed.
  */
 import {
   type App,
@@ -20,6 +25,7 @@ import { setCookie } from 'hono/cookie';
 import { organizationDid, serviceDid } from '../accounts/dids.js';
 import {
   addMembership,
+  changeMembership,
   DEFAULT_REALM,
   findOrganization,
   findOrganizationBySlug,
@@ -27,7 +33,7 @@ import {
   membersOf,
   type Organization,
 } from '../accounts/repository.js';
-import { ROLES } from '../accounts/roles.js';
+import { ROLES, type Role } from '../accounts/roles.js';
 import type { IdentityContext } from '../context.js';
 import { errors } from '../errors.js';
 import { errorBody, jsonBody, jsonResponse } from '../schemas.js';
@@ -119,6 +125,36 @@ const addMemberRoute = createRoute({
   },
 });
 
+const memberPath = z.object({ userId: z.string().min(1).max(64) });
+const membershipResult = z.object({
+  ok: z.literal(true),
+  org_id: z.string(),
+  user_id: z.string(),
+  role: z.string().nullable(),
+});
+const changeErrors = {
+  401: jsonResponse('Not signed in', errorBody),
+  403: jsonResponse('Not an administrator', errorBody),
+  404: jsonResponse('Not a member', errorBody),
+  409: jsonResponse('It would leave the organization without an administrator', errorBody),
+};
+
+const changeRoleRoute = createRoute({
+  method: 'patch',
+  path: '/api/org/members/{userId}',
+  summary: "Change a member's role in the active organization",
+  request: { params: memberPath, body: jsonBody(z.object({ role: z.enum(ROLES) })) },
+  responses: { 200: jsonResponse('Changed', membershipResult), ...changeErrors },
+});
+
+const removeMemberRoute = createRoute({
+  method: 'delete',
+  path: '/api/org/members/{userId}',
+  summary: 'Remove a member from the active organization',
+  request: { params: memberPath },
+  responses: { 200: jsonResponse('Removed', membershipResult), ...changeErrors },
+});
+
 /** The active membership of the signed-in user, checked to hold `permission` when one is given. */
 export function activeOrganization(c: Context, session: SessionRecord, permission?: string) {
   const membership = activeMembership(session.view, c);
@@ -174,4 +210,23 @@ export function registerOrganizationRoutes(app: App, identity: IdentityContext) 
     identity.sessions.forgetUser(user.id);
     return c.json({ ok: true as const, org_id: org.id, user_id: user.id, role }, 201);
   });
+
+  /** Changes (or with `role` null ends) a membership of the admin's active organization. */
+  async function change(c: Context, userId: string, role: Role | null) {
+    const session = await identity.requireSession(c);
+    const { org_id } = activeOrganization(c, session, 'members:manage');
+    const outcome = await changeMembership(identity.database, org_id, userId, role);
+    if (outcome === 'not_found') throw errors.member_not_found();
+    if (outcome === 'last_admin') throw errors.last_admin();
+    await identity.membershipChanged({ orgId: org_id, userId, role, byUserId: session.userId });
+    return { ok: true as const, org_id, user_id: userId, role };
+  }
+
+  app.openapi(changeRoleRoute, async (c) =>
+    c.json(await change(c, c.req.valid('param').userId, c.req.valid('json').role), 200),
+  );
+
+  app.openapi(removeMemberRoute, async (c) =>
+    c.json(await change(c, c.req.valid('param').userId, null), 200),
+  );
 }

@@ -5,6 +5,7 @@
  * administrators, sign-out, and the way back to a page that asked for a step-up.
  */
 import type { IdentitySession } from '@xv/platform';
+import { ROLES } from '../accounts/roles.js';
 import { CLIENT_SCRIPT } from './client.js';
 import { Layout } from './layout.js';
 
@@ -84,6 +85,21 @@ byId('member-form')?.addEventListener('submit', async (event) => {
     location.reload();
   } catch (error) { show('member-status', error.message, true); }
 });
+for (const select of document.querySelectorAll('[data-member-role]')) {
+  select.addEventListener('change', async () => {
+    try { await xv('/api/org/members/' + encodeURIComponent(select.dataset.memberRole), { role: select.value }, 'PATCH'); location.reload(); }
+    catch (error) {
+      select.value = [...select.options].find((option) => option.defaultSelected).value;
+      show('member-status', error.message, true);
+    }
+  });
+}
+for (const button of document.querySelectorAll('[data-member-remove]')) {
+  button.addEventListener('click', async () => {
+    try { await xv('/api/org/members/' + encodeURIComponent(button.dataset.memberRemove), undefined, 'DELETE'); location.reload(); }
+    catch (error) { show('member-status', error.message, true); }
+  });
+}
 byId('client-form')?.addEventListener('submit', async (event) => {
   event.preventDefault();
   try {
@@ -289,7 +305,21 @@ export function AccountPage(props: { view: AccountView }) {
             <ul>
               {view.members.map((m) => (
                 <li>
-                  {m.name} · {m.email} · {m.role}
+                  {m.name} · {m.email}{' '}
+                  <select
+                    aria-label={`Role of ${m.name}`}
+                    data-member-role={m.user_id}
+                    style="width:auto;margin:0"
+                  >
+                    {ROLES.map((role) => (
+                      <option value={role} selected={role === m.role}>
+                        {role}
+                      </option>
+                    ))}
+                  </select>{' '}
+                  <button type="button" class="secondary" style="margin:0" data-member-remove={m.user_id}>
+                    Remove
+                  </button>
                 </li>
               ))}
             </ul>
