@@ -157,6 +157,24 @@ describe('approximate vector search (SQLite)', () => {
     expect((await texts(restarted, 'incident channel on-call engineer'))[0]).toBe(TOPICS[7]);
   });
 
+  it('lets go of organizations nobody searched for a while', async () => {
+    const at = await instance(tempDir(), { idleMs: 0 });
+    await approve(at, 'travel.md', TOPICS[0]!);
+    const other = { ...person('usr_maker'), orgId: 'org_other' };
+    const { docId } = await at.store.push(other, {
+      path: 'x.md',
+      content: TOPICS[1]!,
+      hash: contentHash(TOPICS[1]!),
+    });
+    await at.store.submit(other, docId);
+    await at.store.decide({ ...other, userId: 'usr_checker' }, docId, 'approve');
+    await texts(at, 'economy class');
+    expect(at.vectors.approximate.size).toBe(1);
+    expect((await at.index.search('org_other', 'password', 3, 'vector'))[0]!.text).toBe(TOPICS[1]);
+    expect(at.vectors.approximate.size).toBe(1); // org_big left when org_other was searched
+    expect((await texts(at, 'economy class'))[0]).toBe(TOPICS[0]); // and comes back when searched
+  });
+
   it('leaves out chunks an embedder of another dimension wrote before a reindex', async () => {
     const dataDir = tempDir();
     const current = await instance(dataDir);

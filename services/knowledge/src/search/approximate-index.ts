@@ -29,9 +29,16 @@ export interface ApproximateTuning {
   /** Candidates re-ranked exactly: `rerankFactor × k`, at least `rerankMin`. */
   rerankFactor: number;
   rerankMin: number;
+  /** An organization nobody searched for this long leaves memory (its next search loads it again). */
+  idleMs: number;
 }
 
-export const approximateDefaults: ApproximateTuning = { queryMass: 0.8, rerankFactor: 10, rerankMin: 400 };
+export const approximateDefaults: ApproximateTuning = {
+  queryMass: 0.8,
+  rerankFactor: 10,
+  rerankMin: 400,
+  idleMs: 30 * 60_000,
+};
 
 /** Rows read per statement when loading or re-ranking. */
 const BATCH = 1000;
@@ -43,6 +50,7 @@ interface Loaded {
   unusable: Set<number>;
   /** The highest chunk id read. */
   last: number;
+  usedAt: number;
 }
 
 type Rows = { id: number; embedding: Uint8Array }[];
@@ -61,6 +69,7 @@ export class ApproximateIndex {
 
   async nearest(orgId: string, query: Float32Array, k: number, generation: string): Promise<Neighbour[]> {
     const vectors = await this.current(orgId, generation, query.length);
+    this.touch(orgId);
     const { queryMass, rerankFactor, rerankMin } = this.tuning;
     const candidates = vectors.candidates(query, Math.max(k, rerankMin, rerankFactor * k), queryMass);
     const neighbours: Neighbour[] = [];
@@ -85,6 +94,15 @@ export class ApproximateIndex {
   /** Drops an organization's memory copy (it became small enough for an exact search). */
   forget(orgId: string): void {
     this.loaded.delete(orgId);
+  }
+
+  /** Marks the organization used, and lets go of those nobody searched for `idleMs`. */
+  private touch(orgId: string) {
+    const now = Date.now();
+    for (const [id, loaded] of this.loaded) {
+      if (id === orgId) loaded.usedAt = now;
+      else if (now - loaded.usedAt >= this.tuning.idleMs) this.loaded.delete(id);
+    }
   }
 
   /** Chunks held in memory, over all organizations (for logs and benchmarks). */
@@ -127,6 +145,7 @@ export class ApproximateIndex {
       vectors: new QuantizedVectors(dimensions),
       unusable: new Set(),
       last: 0,
+      usedAt: Date.now(),
     };
     for (;;) {
       const rows = await this.db
