@@ -223,7 +223,7 @@ async function measure(chunks: number, dimensions: number) {
       agreement.recall10 += overlap(ids(approximate, 10), ids(exact, 10));
       agreement.recall40 += overlap(ids(approximate, DEPTH), ids(exact, DEPTH));
     }
-    const updateMs = await timeOneChange(corpus);
+    const update = await timeChanges(corpus);
     const p = (samples: number[], q: number) => round(percentile(samples, q));
     return {
       buildSeconds: round(corpus.buildSeconds),
@@ -245,7 +245,8 @@ async function measure(chunks: number, dimensions: number) {
       lexicalTop10KeptVsAllWords: round(agreement.lexical10 / queries.length),
       hybridTop5KeptVsReference: round(agreement.hybrid5 / queries.length),
       approximateLoadMs: round(loadMs),
-      approximateUpdateMs: round(updateMs),
+      approximateUpdateAfterAdditionMs: round(update.afterAddition),
+      approximateUpdateAfterRemovalMs: round(update.afterRemoval),
       approximateMemoryMB: round((vectors.approximate.size * dimensions) / 2 ** 20),
     };
   } finally {
@@ -255,11 +256,13 @@ async function measure(chunks: number, dimensions: number) {
 }
 
 /**
- * What the first search after an approval pays: one chunk is added (as an
- * approval would, with a new generation), and the next vector search brings the
- * memory copy up to date before answering.
+ * What the first vector search after a change pays to bring the memory copy up
+ * to date: after a chunk is added (as an approval of a new document adds some),
+ * and after one is removed (as a retirement, or a new revision replacing the old
+ * one's chunks, removes some). Each change moves the generation, as the service
+ * does.
  */
-async function timeOneChange(corpus: Corpus): Promise<number> {
+async function timeChanges(corpus: Corpus): Promise<{ afterAddition: number; afterRemoval: number }> {
   const sqlite = corpus.database.sqlite!;
   const embedder = corpus.index.embedder as unknown as { embedOne(text: string): Float32Array };
   const vector = embedder.embedOne('a freshly approved passage about invoices');
@@ -274,11 +277,17 @@ async function timeOneChange(corpus: Corpus): Promise<number> {
   sqlite
     .prepare('insert into chunk_vectors (chunk_id, org_id, embedding) values (?, ?, ?)')
     .run(BigInt(id), ORG, bytes);
-  const started = performance.now();
+  let started = performance.now();
   const found = await corpus.index.vectors.nearest(ORG, vector, DEPTH, 'g2');
-  const ms = performance.now() - started;
+  const afterAddition = performance.now() - started;
   if (found[0]?.chunkId !== id) throw new Error('the new chunk was not found after the update');
-  return ms;
+  sqlite.prepare('delete from chunks where id = ?').run(id);
+  sqlite.prepare('delete from chunk_vectors where chunk_id = ?').run(BigInt(id));
+  started = performance.now();
+  const after = await corpus.index.vectors.nearest(ORG, vector, DEPTH, 'g3');
+  const afterRemoval = performance.now() - started;
+  if (after.some((n) => n.chunkId === id)) throw new Error('the removed chunk was still found');
+  return { afterAddition, afterRemoval };
 }
 
 export default defineBenchmark({

@@ -3,7 +3,7 @@
  * Approximate nearest neighbours for large organizations, in two passes:
  * 1. an estimate over the organization's int8 vectors held in memory
  *    (`QuantizedVectors`: the query's heaviest dimensions only), keeping the best
- *    `max(rerankMin, rerankFactor × k)` chunks;
+ *    `max(k, rerankMin, rerankFactor × k)` chunks;
  * 2. an exact re-rank of those candidates with their float32 vectors, read from
  *    `chunks.embedding` (the copy every backend writes in the same transaction).
  * Distances are exact cosine distances; what may differ from an exact search is

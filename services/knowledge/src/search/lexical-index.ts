@@ -7,16 +7,16 @@
  * that share some of its words; ranking rewards the passages that share more.
  *
  * On SQLite the cost is BM25 over every matching chunk. Two things keep it small:
- * - the organization is matched inside FTS5 (`org : "…" AND …`) when it holds a
- *   small part of the index; when it holds most of it, the words are matched
- *   alone and the rows come out in rank order, filtered by organization, until
- *   `limit` are found (matching the organization would cost BM25 a pass over its
- *   whole posting list);
+ * - the organization is matched inside FTS5 (`org : "…" AND …`) when it holds
+ *   less than a quarter of the index; otherwise the words are matched alone and
+ *   the rows come out in rank order, filtered by organization, until `limit`
+ *   pass (matching the organization would cost BM25 a pass over its whole
+ *   posting list);
  * - once the index holds `pruneFrom` chunks, words found in more than
  *   `commonShare` of them leave such an organization's query (the rarest stays
- *   when all are common). Their BM25 weight is low (IDF ≤ ln 9 at 10%) and they
- *   would make nearly every chunk a match. Document frequencies are cached per
- *   index generation.
+ *   when all are common). Their BM25 weight is low (IDF below ln 9 ≈ 2.2 at 10%)
+ *   and they would make nearly every chunk a match. Document frequencies are
+ *   cached per index generation.
  */
 
 import type { DialectName } from '@xv/platform';

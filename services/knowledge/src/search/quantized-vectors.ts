@@ -5,7 +5,7 @@
  * (its largest |component| maps to 127), and the matrix is stored
  * dimension-major: every chunk's value of dimension 0, then of dimension 1, and
  * so on. Nothing is trained from the data, so nothing goes stale as it grows:
- * adding a vector touches that vector only, removing some moves the survivors down.
+ * adding or removing a vector writes one entry per dimension.
  *
  * A query is scored dimension by dimension, over its heaviest dimensions only:
  * those that hold `queryMass` of its squared norm. The offline embedder's
@@ -81,12 +81,19 @@ export class QuantizedVectors {
     }
   }
 
-  /** Keeps only the chunks `keep` accepts; the survivors move down to the first slots, in order. */
+  /** Keeps only the chunks `keep` accepts. */
   retain(keep: (chunkId: number) => boolean): void {
+    const leaving = [...this.slots.keys()].filter((id) => !keep(id));
+    if (leaving.length === 0) return;
+    if (leaving.length * 16 <= this.size) {
+      // A few: the last vector moves into each hole (one write per dimension).
+      for (const id of leaving) this.remove(id);
+      return;
+    }
+    // Many (a reindex): the survivors move down in order, each to a lower or the same slot, so one forward
+    // pass per dimension is safe.
     const from: number[] = [];
     for (let slot = 0; slot < this.size; slot++) if (keep(this.chunkIds[slot]!)) from.push(slot);
-    if (from.length === this.size) return;
-    // Each survivor moves to a lower (or the same) slot, so one forward pass per dimension is safe.
     for (let d = 0; d < this.dimensions; d++) {
       const column = d * this.capacity;
       for (const [to, slot] of from.entries()) this.values[column + to] = this.values[column + slot]!;
@@ -97,6 +104,18 @@ export class QuantizedVectors {
       this.chunkIds[to] = this.chunkIds[slot]!;
       this.slots.set(this.chunkIds[to]!, to);
     }
+  }
+
+  private remove(chunkId: number): void {
+    const slot = this.slots.get(chunkId)!;
+    this.slots.delete(chunkId);
+    const last = this.size; // after the deletion: the last slot in use
+    if (slot === last) return;
+    for (let d = 0; d < this.dimensions; d++)
+      this.values[d * this.capacity + slot] = this.values[d * this.capacity + last]!;
+    this.scales[slot] = this.scales[last]!;
+    this.chunkIds[slot] = this.chunkIds[last]!;
+    this.slots.set(this.chunkIds[slot]!, slot);
   }
 
   /**
