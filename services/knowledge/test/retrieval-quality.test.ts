@@ -16,7 +16,7 @@
  * The same questions are asked again with the large-organization paths forced
  * on (common words left out of the lexical query, approximate vectors).
  * Measured when written: lexical 0.839 / 0.75, vector 0.75 / 0.64, hybrid
- * 0.893 / 0.79; the hybrid figures must not fall below the default paths'.
+ * 0.911 / 0.79; the hybrid figures must not fall below the default paths.
  */
 import { createLogger, type Database, loadSettings, migrate, openDatabase } from '@xv/platform';
 import { tempDir } from '@xv/platform/testing';

@@ -33,10 +33,11 @@ export interface ApproximateTuning {
   idleMs: number;
 }
 
+/** Chosen by the sweep in docs/knowledge.md: recall@10 0.995 at 100k chunks, for 5.6 ms. */
 export const approximateDefaults: ApproximateTuning = {
-  queryMass: 0.8,
-  rerankFactor: 10,
-  rerankMin: 400,
+  queryMass: 0.9,
+  rerankFactor: 5,
+  rerankMin: 200,
   idleMs: 30 * 60_000,
 };
 
