@@ -247,7 +247,7 @@ async function measure(chunks: number, dimensions: number) {
       approximateLoadMs: round(loadMs),
       approximateUpdateAfterAdditionMs: round(update.afterAddition),
       approximateUpdateAfterRemovalMs: round(update.afterRemoval),
-      approximateMemoryMB: round((vectors.approximate.size * dimensions) / 2 ** 20),
+      approximateMemoryMB: round(vectors.approximate.bytes / 2 ** 20),
     };
   } finally {
     await corpus.database.close();

@@ -106,11 +106,18 @@ export class ApproximateIndex {
     }
   }
 
-  /** Chunks held in memory, over all organizations (for logs and benchmarks). */
+  /** Chunks held in memory, over all organizations. */
   get size(): number {
     let size = 0;
     for (const { vectors } of this.loaded.values()) size += vectors.size;
     return size;
+  }
+
+  /** Memory held by their arrays (not counting the id maps). */
+  get bytes(): number {
+    let bytes = 0;
+    for (const { vectors } of this.loaded.values()) bytes += vectors.bytes;
+    return bytes;
   }
 
   /** The organization's vectors as of `generation`; one sync at a time per organization. */

@@ -38,6 +38,13 @@ export class QuantizedVectors {
     return this.slots.size;
   }
 
+  /** Memory held by the arrays (they grow by doubling, so up to twice what `size` needs). */
+  get bytes(): number {
+    return (
+      this.values.byteLength + this.scales.byteLength + this.chunkIds.byteLength + this.scores.byteLength
+    );
+  }
+
   has(chunkId: number): boolean {
     return this.slots.has(chunkId);
   }
