@@ -64,7 +64,7 @@ export interface VectorTuning extends ApproximateTuning {
 
 /**
  * From 5,000 chunks, where sqlite-vec's exact scan of 384 dimensions takes about
- * 3 ms; the memory copy is then about 2 MB (one byte per dimension and chunk).
+ * 3 ms; the memory copy is then about 3 MB (one byte per dimension and slot).
  */
 export const APPROXIMATE_FROM = 5_000;
 
