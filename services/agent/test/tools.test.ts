@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createUser, type SignedIn, signUp, startIdentity } from '@xv/identity/testing';
-import { knowledgeService } from '@xv/knowledge';
+import { createUser, signUp, startIdentity } from '@xv/identity/testing';
+import { createToken, publishDocument, startKnowledge } from '@xv/knowledge/testing';
 import {
   answer,
   callTool,
@@ -10,7 +9,6 @@ import {
   type ModelServer,
   type RunningService,
   startModelServer,
-  startService,
 } from '@xv/platform/testing';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { STEP_LIMIT_NOTE } from '../src/chat/turn.js';
@@ -36,30 +34,10 @@ function toolResults(model: ModelServer, index: number): unknown[] {
   );
 }
 
-async function kbCall(
-  kb: RunningService,
-  path: string,
-  body: unknown,
-  auth: { token?: string; cookie?: string },
-) {
-  const response = await kb.fetch(path, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(auth.token ? { authorization: `Bearer ${auth.token}` } : {}),
-      ...(auth.cookie ? { cookie: auth.cookie } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (response.status >= 300) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
-  return json;
-}
-
 /** A person of Acme with a PAT, a reviewer, and one approved document in the real knowledge base. */
 async function knowledgeWorld(identity: RunningService, kb: RunningService) {
   const tag = Math.random().toString(36).slice(2, 8);
-  const maker: SignedIn = await signUp(identity.url, {
+  const maker = await signUp(identity.url, {
     email: `maker-${tag}@acme.test`,
     password: 'secret-pass-1',
     name: 'Mia Maker',
@@ -71,22 +49,13 @@ async function knowledgeWorld(identity: RunningService, kb: RunningService) {
     name: 'Rae Reviewer',
     role: 'reviewer',
   });
-  const { token } = await kbCall(
-    kb,
-    '/api/tokens',
-    { name: 'agent', scopes: ['sync', 'ai:read'] },
-    { cookie: maker.cookie },
+  const token = await createToken(kb.url, maker.cookie, ['sync', 'ai:read'], 'agent');
+  const docId = await publishDocument(
+    kb.url,
+    { token, reviewerCookie: reviewer.cookie },
+    { path: 'policies/refunds.md', content: REFUND_POLICY },
   );
-  const hash = createHash('sha256').update(REFUND_POLICY, 'utf8').digest('hex');
-  const { docId } = await kbCall(
-    kb,
-    '/api/sync/push',
-    { path: 'policies/refunds.md', content: REFUND_POLICY, hash },
-    { token },
-  );
-  await kbCall(kb, '/api/sync/submit', { docId }, { token });
-  await kbCall(kb, '/api/review/decide', { docId, decision: 'approve' }, { cookie: reviewer.cookie });
-  return { token: token as string, docId: docId as string };
+  return { token, docId };
 }
 
 describeEachDatabase('agent tools', (target) => {
@@ -100,10 +69,7 @@ describeEachDatabase('agent tools', (target) => {
   beforeAll(async () => {
     model = await startModelServer({ apiKey: MODEL_KEY });
     const identity = await startIdentity(await target.open('identity'));
-    const kb = await startService(knowledgeService, {
-      database: await target.open('knowledge'),
-      env: { XV_IDENTITY_URL: identity.url },
-    });
+    const kb = await startKnowledge(await target.open('knowledge'), identity.url);
     const world = await knowledgeWorld(identity, kb);
     docId = world.docId;
     webhook = createServer((req, res) => {

@@ -5,15 +5,15 @@
 import { createHash } from 'node:crypto';
 import { createUser, type SignedIn, signUp, startIdentity } from '@xv/identity/testing';
 import { createLogger, loadSettings, migrate, openDatabase } from '@xv/platform';
-import { type DatabaseTarget, type RunningService, startService } from '@xv/platform/testing';
+import type { DatabaseTarget, RunningService } from '@xv/platform/testing';
 import type { KnowledgeDatabase } from '../src/db.js';
 import { DocumentStore } from '../src/documents/documents.js';
 import { contentHash } from '../src/documents/hash.js';
 import { migrations } from '../src/migrations/index.js';
 import { openKnowledgeIndex } from '../src/open-index.js';
 import { loadVectorExtension } from '../src/search/vector-index.js';
-import { knowledgeService } from '../src/service.js';
 import { knowledgeSettings } from '../src/settings.js';
+import { createToken as createTokenAt, publishDocument, startKnowledge } from '../src/testing.js';
 
 export interface World {
   identity: RunningService;
@@ -41,10 +41,7 @@ let counter = 0;
 
 export async function startWorld(target: DatabaseTarget, env: Record<string, string> = {}): Promise<World> {
   const identity = await startIdentity(await target.open('identity'));
-  const kb = await startService(knowledgeService, {
-    database: await target.open('knowledge'),
-    env: { XV_IDENTITY_URL: identity.url, ...env },
-  });
+  const kb = await startKnowledge(await target.open('knowledge'), identity.url, env);
   const tag = `${Date.now().toString(36)}${counter++}`;
   const maker = await signUp(identity.url, {
     email: `maker-${tag}@acme.test`,
@@ -87,14 +84,8 @@ export async function startWorld(target: DatabaseTarget, env: Record<string, str
   return world;
 }
 
-export async function createToken(world: World, who: SignedIn, scopes: string[]): Promise<string> {
-  const response = await world.kb.fetch('/api/tokens', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: who.cookie },
-    body: JSON.stringify({ name: `token ${scopes.join('+')}`, scopes }),
-  });
-  if (response.status !== 201) throw new Error(`token creation answered ${response.status}`);
-  return ((await response.json()) as { token: string }).token;
+export function createToken(world: World, who: SignedIn, scopes: string[]): Promise<string> {
+  return createTokenAt(world.kb.url, who.cookie, scopes);
 }
 
 export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -138,22 +129,14 @@ export function withCookie(kb: RunningService, who: SignedIn, path: string, body
 }
 
 /** Pushes, submits and has the reviewer approve a document; returns its docId. */
-export async function publish(
+export function publish(
   world: World,
   path: string,
   content: string,
   token = world.tokens.sync,
   reviewer = world.reviewer,
 ) {
-  const pushed = await withToken(world.kb, token, '/api/sync/push', { path, content, hash: sha256(content) });
-  if (pushed.status !== 200)
-    throw new Error(`push answered ${pushed.status}: ${JSON.stringify(pushed.body)}`);
-  const docId = pushed.body.docId as string;
-  await withToken(world.kb, token, '/api/sync/submit', { docId });
-  const decided = await withCookie(world.kb, reviewer, '/api/review/decide', { docId, decision: 'approve' });
-  if (decided.status !== 200)
-    throw new Error(`approve answered ${decided.status}: ${JSON.stringify(decided.body)}`);
-  return docId;
+  return publishDocument(world.kb.url, { token, reviewerCookie: reviewer.cookie }, { path, content });
 }
 
 export function search(world: World, token: string, query: string, topK?: number) {
