@@ -2,7 +2,7 @@ import type { IdentitySession } from '@xv/platform';
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
 import { signIn, signUp, startIdentity } from '../src/testing.js';
-import { email, location, postForm, setCookie } from './helpers.js';
+import { email, location, postForm, setCookie, signUpAdmin } from './helpers.js';
 
 describeEachDatabase('registration, login, session and logout', (target) => {
   let svc: RunningService;
@@ -160,12 +160,7 @@ describeEachDatabase('registration, login, session and logout', (target) => {
   });
 
   it('logout ends the session server-side, clears xv_session and xv_org, and goes to /login', async () => {
-    const { cookie } = await signUp(svc.url, {
-      email: email('out'),
-      password: 'secret1',
-      name: 'A',
-      orgName: 'O',
-    });
+    const { cookie } = await signUpAdmin(svc.url, { email: email('out') });
     const response = await svc.fetch('/api/auth/logout', {
       method: 'POST',
       headers: { cookie },

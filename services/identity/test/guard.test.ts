@@ -4,8 +4,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { createRealm } from '../src/accounts/repository.js';
 import type { IdentityDb } from '../src/db.js';
 import { createServiceClient as createClientRow } from '../src/service-clients/repository.js';
-import { createServiceClient, createUser, signUp, startIdentity } from '../src/testing.js';
-import { email } from './helpers.js';
+import { createServiceClient, createUser, startIdentity } from '../src/testing.js';
+import { type Admin, email, signUpAdmin } from './helpers.js';
 
 /** Another XV service that accepts "session, or service token with scope did:issue for that organization". */
 const issuingService = defineService({
@@ -32,7 +32,7 @@ const issuingService = defineService({
 describeEachDatabase('the platform guard against the real identity service', (target) => {
   let identity: RunningService;
   let service: RunningService;
-  let admin: Awaited<ReturnType<typeof signUp>>;
+  let admin: Admin;
   let orgId: string;
   let otherOrgId: string;
 
@@ -42,20 +42,9 @@ describeEachDatabase('the platform guard against the real identity service', (ta
       database: await target.open('trust'),
       env: { XV_IDENTITY_URL: identity.url },
     });
-    admin = await signUp(identity.url, {
-      email: email('g'),
-      password: 'secret1',
-      name: 'G',
-      orgName: 'Guarded',
-    });
-    orgId = admin.session.memberships[0]!.org_id;
-    const other = await signUp(identity.url, {
-      email: email('o'),
-      password: 'secret1',
-      name: 'O',
-      orgName: 'Other',
-    });
-    otherOrgId = other.session.memberships[0]!.org_id;
+    admin = await signUpAdmin(identity.url, { email: email('g'), name: 'G', orgName: 'Guarded' });
+    orgId = admin.orgId;
+    otherOrgId = (await signUpAdmin(identity.url, { email: email('o'), name: 'O', orgName: 'Other' })).orgId;
   });
 
   const issue = (body: unknown, headers: Record<string, string>) =>

@@ -1,7 +1,8 @@
 /**
  * Small helpers for the identity service's own HTTP tests.
  */
-import type { RunningService } from '@xv/platform/testing';
+import type { DatabaseTarget, RunningService } from '@xv/platform/testing';
+import { type SignedIn, signUp, startIdentity } from '../src/testing.js';
 
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -10,6 +11,38 @@ let counter = 0;
 export function email(label = 'user'): string {
   counter += 1;
   return `${label}-${process.pid}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+}
+
+/** The password of the people `signUpAdmin` registers. */
+export const PASSWORD = 'secret1';
+
+export interface Admin extends SignedIn {
+  /** The organization they founded. */
+  orgId: string;
+}
+
+/** Registers a new person with `PASSWORD`, founding a new organization (so they are its admin). */
+export async function signUpAdmin(
+  identityUrl: string,
+  person: { email?: string; name?: string; orgName?: string } = {},
+): Promise<Admin> {
+  const signedIn = await signUp(identityUrl, {
+    email: person.email ?? email(),
+    password: PASSWORD,
+    name: person.name ?? 'A',
+    orgName: person.orgName ?? 'O',
+  });
+  return { ...signedIn, orgId: signedIn.session.memberships[0]!.org_id };
+}
+
+/** The identity service on `target`, with the admin of one organization. */
+export async function startWithAdmin(
+  target: DatabaseTarget,
+  person: { email?: string; name?: string; orgName?: string },
+): Promise<{ svc: RunningService; admin: Admin; orgId: string }> {
+  const svc = await startIdentity(await target.open('identity'));
+  const admin = await signUpAdmin(svc.url, person);
+  return { svc, admin, orgId: admin.orgId };
 }
 
 export function postForm(svc: RunningService, path: string, fields: Record<string, string>, cookie?: string) {

@@ -1,23 +1,20 @@
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
-import { createUser, type SignedIn, signUp, startIdentity } from '../src/testing.js';
+import { createUser } from '../src/testing.js';
 import { issue, verify } from './credentials-helpers.js';
-import { email } from './helpers.js';
+import { type Admin, email, signUpAdmin, startWithAdmin } from './helpers.js';
 
 describeEachDatabase('changing and ending memberships', (target) => {
   let svc: RunningService;
-  let admin: SignedIn;
+  let admin: Admin;
   let orgId: string;
 
   beforeAll(async () => {
-    svc = await startIdentity(await target.open('identity'));
-    admin = await signUp(svc.url, {
+    ({ svc, admin, orgId } = await startWithAdmin(target, {
       email: email('owner'),
-      password: 'secret1',
       name: 'Ann',
       orgName: 'Members Inc',
-    });
-    orgId = admin.session.memberships[0]!.org_id;
+    }));
   });
 
   const send = (method: 'PATCH' | 'DELETE', userId: string, cookie: string, body?: unknown) =>
@@ -98,13 +95,8 @@ describeEachDatabase('changing and ending memberships', (target) => {
   });
 
   it('two administrators demoting each other at once leave exactly one administrator', async () => {
-    const founder = await signUp(svc.url, {
-      email: email('duo'),
-      password: 'secret1',
-      name: 'Di',
-      orgName: 'Duo',
-    });
-    const duoOrg = founder.session.memberships[0]!.org_id;
+    const founder = await signUpAdmin(svc.url, { email: email('duo'), name: 'Di', orgName: 'Duo' });
+    const duoOrg = founder.orgId;
     const partner = await createUser(svc.url, founder.cookie, {
       email: email('partner'),
       password: 'secret1',
@@ -128,12 +120,7 @@ describeEachDatabase('changing and ending memberships', (target) => {
 
   it('refuses non-admins, strangers, members of other organizations and bad roles', async () => {
     const member = await newMember('member');
-    const other = await signUp(svc.url, {
-      email: email('other'),
-      password: 'secret1',
-      name: 'Oz',
-      orgName: 'Other',
-    });
+    const other = await signUpAdmin(svc.url, { email: email('other'), name: 'Oz', orgName: 'Other' });
     const target = member.session.user.id;
     const byMember = await send('DELETE', admin.session.user.id, member.cookie);
     expect(byMember.status).toBe(403);

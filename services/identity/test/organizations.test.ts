@@ -1,21 +1,18 @@
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
-import { addMember, createUser, signUp, startIdentity } from '../src/testing.js';
-import { email, postJson } from './helpers.js';
+import { addMember, createUser, signUp } from '../src/testing.js';
+import { type Admin, email, postJson, signUpAdmin, startWithAdmin } from './helpers.js';
 
 describeEachDatabase('organizations', (target) => {
   let svc: RunningService;
-  let admin: Awaited<ReturnType<typeof signUp>>;
+  let admin: Admin;
   let orgId: string;
   beforeAll(async () => {
-    svc = await startIdentity(await target.open('identity'));
-    admin = await signUp(svc.url, {
+    ({ svc, admin, orgId } = await startWithAdmin(target, {
       email: email('admin'),
-      password: 'secret1',
       name: 'Admin',
       orgName: 'Acme Corp',
-    });
-    orgId = admin.session.memberships[0]!.org_id;
+    }));
   });
 
   it('resolves an organization publicly by id and by slug, with its DIDs, for any origin', async () => {
@@ -55,27 +52,15 @@ describeEachDatabase('organizations', (target) => {
   });
 
   it('gives two organizations of the same name distinct slugs', async () => {
-    const other = await signUp(svc.url, {
-      email: email(),
-      password: 'secret1',
-      name: 'B',
-      orgName: 'Acme Corp',
-    });
+    const other = await signUpAdmin(svc.url, { name: 'B', orgName: 'Acme Corp' });
     const a = await (await svc.fetch(`/api/org/resolve?org_id=${orgId}`)).json();
-    const b = await (
-      await svc.fetch(`/api/org/resolve?org_id=${other.session.memberships[0]!.org_id}`)
-    ).json();
+    const b = await (await svc.fetch(`/api/org/resolve?org_id=${other.orgId}`)).json();
     expect(a.slug).not.toBe(b.slug);
   });
 
   it('an admin adds an existing user with a role; the session lists the membership and its permissions', async () => {
     const address = email('rev');
-    const person = await signUp(svc.url, {
-      email: address,
-      password: 'secret1',
-      name: 'Rae',
-      orgName: 'Own',
-    });
+    const person = await signUpAdmin(svc.url, { email: address, name: 'Rae', orgName: 'Own' });
     const added = await addMember(svc.url, admin.cookie, address, 'reviewer');
     expect(added).toMatchObject({ org_id: orgId, role: 'reviewer', user_id: person.session.user.id });
     const session = await (await svc.fetch('/api/session', { headers: { cookie: person.cookie } })).json();
@@ -139,18 +124,8 @@ describeEachDatabase('organizations', (target) => {
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ ok: true, org_id: orgId });
     expect(ok.headers.getSetCookie().find((l) => l.startsWith(`xv_org=${orgId}`))).toMatch(/HttpOnly/);
-    const foreign = await signUp(svc.url, {
-      email: email(),
-      password: 'secret1',
-      name: 'F',
-      orgName: 'Foreign',
-    });
-    const refused = await postJson(
-      svc,
-      '/api/org/switch',
-      { org_id: foreign.session.memberships[0]!.org_id },
-      sessionCookie,
-    );
+    const foreign = await signUpAdmin(svc.url, { name: 'F', orgName: 'Foreign' });
+    const refused = await postJson(svc, '/api/org/switch', { org_id: foreign.orgId }, sessionCookie);
     expect(refused.status).toBe(403);
   });
 

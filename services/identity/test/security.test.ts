@@ -1,7 +1,17 @@
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
 import { createServiceClient, enableTotp, signUp, startIdentity, totpCode } from '../src/testing.js';
-import { email, location, postForm, postJson, setCookie, setCookieLine } from './helpers.js';
+import {
+  type Admin,
+  email,
+  location,
+  postForm,
+  postJson,
+  setCookie,
+  setCookieLine,
+  signUpAdmin,
+  startWithAdmin,
+} from './helpers.js';
 
 describeEachDatabase('session security', (target) => {
   let svc: RunningService;
@@ -59,12 +69,7 @@ describeEachDatabase('session security', (target) => {
   });
 
   it('GET /api/session grants credentialed CORS to sites under the shared domain only', async () => {
-    const { cookie } = await signUp(shared.url, {
-      email: email(),
-      password: 'secret1',
-      name: 'A',
-      orgName: 'O',
-    });
+    const { cookie } = await signUpAdmin(shared.url);
     const friendly = await shared.fetch('/api/session', {
       headers: { cookie, origin: 'https://kb.xv.test' },
     });
@@ -77,12 +82,7 @@ describeEachDatabase('session security', (target) => {
   });
 
   it('a cookie-carrying write from a foreign origin is refused (logout, org switch)', async () => {
-    const { cookie } = await signUp(svc.url, {
-      email: email(),
-      password: 'secret1',
-      name: 'A',
-      orgName: 'O',
-    });
+    const { cookie } = await signUpAdmin(svc.url);
     const logout = await svc.fetch('/api/auth/logout', {
       method: 'POST',
       headers: { cookie, origin: 'https://evil.test' },
@@ -141,12 +141,7 @@ describeEachDatabase('session security', (target) => {
       XV_IDENTITY_SESSION_LIFETIME_SECONDS: '1',
       XV_IDENTITY_SESSION_CACHE_MS: '0',
     });
-    const { cookie } = await signUp(short.url, {
-      email: email(),
-      password: 'secret1',
-      name: 'A',
-      orgName: 'O',
-    });
+    const { cookie } = await signUpAdmin(short.url);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await short.fetch('/api/session', { headers: { cookie } })).status).toBe(401);
   });
@@ -156,12 +151,7 @@ describeEachDatabase('session security', (target) => {
       XV_IDENTITY_SESSION_IDLE_SECONDS: '1',
       XV_IDENTITY_SESSION_CACHE_MS: '0',
     });
-    const { cookie } = await signUp(idle.url, {
-      email: email(),
-      password: 'secret1',
-      name: 'A',
-      orgName: 'O',
-    });
+    const { cookie } = await signUpAdmin(idle.url);
     expect((await idle.fetch('/api/session', { headers: { cookie } })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await idle.fetch('/api/session', { headers: { cookie } })).status).toBe(401);
@@ -170,17 +160,14 @@ describeEachDatabase('session security', (target) => {
 
 describeEachDatabase('service clients', (target) => {
   let svc: RunningService;
-  let admin: Awaited<ReturnType<typeof signUp>>;
+  let admin: Admin;
   let orgId: string;
   beforeAll(async () => {
-    svc = await startIdentity(await target.open('identity'));
-    admin = await signUp(svc.url, {
+    ({ svc, admin, orgId } = await startWithAdmin(target, {
       email: email('sc'),
-      password: 'secret1',
       name: 'Admin',
       orgName: 'Issuers',
-    });
-    orgId = admin.session.memberships[0]!.org_id;
+    }));
   });
   const me = (token: string) =>
     svc.fetch('/api/service-clients/me', { headers: { authorization: `Bearer ${token}` } });
@@ -235,12 +222,7 @@ describeEachDatabase('service clients', (target) => {
   });
 
   it('only an admin of the organization may create clients, and never realm-wide ones', async () => {
-    const outsider = await signUp(svc.url, {
-      email: email(),
-      password: 'secret1',
-      name: 'X',
-      orgName: 'Other',
-    });
+    const outsider = await signUpAdmin(svc.url, { name: 'X', orgName: 'Other' });
     const foreign = await postJson(
       svc,
       '/api/service-clients',

@@ -4,8 +4,17 @@ import type { Kysely } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import type { Tables } from '../src/db.js';
 import { openTotpSecret } from '../src/mfa/totp.js';
-import { enableTotp, signUp, startIdentity, totpCode } from '../src/testing.js';
-import { email, location, postForm, postJson, setCookie, setCookieLine } from './helpers.js';
+import { enableTotp, startIdentity, totpCode } from '../src/testing.js';
+import {
+  email,
+  location,
+  PASSWORD,
+  postForm,
+  postJson,
+  setCookie,
+  setCookieLine,
+  signUpAdmin,
+} from './helpers.js';
 
 /** The next time step's code: enrolment already spent the current one. */
 const nextCode = (secret: string) => totpCode(secret, Date.now() + 30_000);
@@ -18,12 +27,7 @@ describeEachDatabase('two-factor sign-in', (target) => {
 
   async function personWith2fa() {
     const address = email('2fa');
-    const { cookie } = await signUp(svc.url, {
-      email: address,
-      password: 'secret1',
-      name: 'T',
-      orgName: 'O',
-    });
+    const { cookie } = await signUpAdmin(svc.url, { email: address, name: 'T' });
     const { secret, recoveryCodes, cookie: elevated } = await enableTotp(svc.url, cookie);
     return { address, secret, recoveryCodes, cookie: elevated };
   }
@@ -31,7 +35,7 @@ describeEachDatabase('two-factor sign-in', (target) => {
   async function startLogin(address: string, extra: Record<string, string> = {}) {
     const response = await postForm(svc, '/api/auth/login', {
       email: address,
-      password: 'secret1',
+      password: PASSWORD,
       ...extra,
     });
     return { response, mfa: setCookie(response, 'xv_mfa')! };
@@ -72,12 +76,7 @@ describeEachDatabase('two-factor sign-in', (target) => {
 
   it('the code used to enable 2FA cannot be used again to sign in', async () => {
     const address = email('enable');
-    const { cookie } = await signUp(svc.url, {
-      email: address,
-      password: 'secret1',
-      name: 'T',
-      orgName: 'O',
-    });
+    const { cookie } = await signUpAdmin(svc.url, { email: address, name: 'T' });
     const { secret } = await (await postJson(svc, '/api/auth/2fa/setup', {}, cookie)).json();
     const code = totpCode(secret);
     expect((await postJson(svc, '/api/auth/2fa/enable', { code }, cookie)).status).toBe(200);
@@ -118,12 +117,7 @@ describeEachDatabase('two-factor sign-in', (target) => {
   });
 
   it('enrolment: setup gives a secret, an otpauth URL and an SVG QR code; a wrong first code is refused', async () => {
-    const { cookie } = await signUp(svc.url, {
-      email: email('qr'),
-      password: 'secret1',
-      name: 'Q',
-      orgName: 'O',
-    });
+    const { cookie } = await signUpAdmin(svc.url, { email: email('qr'), name: 'Q' });
     const setup = await postJson(svc, '/api/auth/2fa/setup', {}, cookie);
     expect(setup.status).toBe(200);
     const body = await setup.json();
@@ -136,12 +130,7 @@ describeEachDatabase('two-factor sign-in', (target) => {
   });
 
   it('enabling 2FA raises the current session to AAL2 with a new token', async () => {
-    const { cookie } = await signUp(svc.url, {
-      email: email('up'),
-      password: 'secret1',
-      name: 'U',
-      orgName: 'O',
-    });
+    const { cookie } = await signUpAdmin(svc.url, { email: email('up'), name: 'U' });
     const { secret } = await (await postJson(svc, '/api/auth/2fa/setup', {}, cookie)).json();
     const enable = await postJson(svc, '/api/auth/2fa/enable', { code: totpCode(secret) }, cookie);
     const fresh = setCookie(enable, 'xv_session')!;
@@ -155,12 +144,7 @@ describeEachDatabase('two-factor sign-in', (target) => {
 
   it('enrolment endpoints need a session and the right state', async () => {
     expect((await postJson(svc, '/api/auth/2fa/setup', {})).status).toBe(401);
-    const { cookie } = await signUp(svc.url, {
-      email: email('st'),
-      password: 'secret1',
-      name: 'S',
-      orgName: 'O',
-    });
+    const { cookie } = await signUpAdmin(svc.url, { email: email('st'), name: 'S' });
     expect((await postJson(svc, '/api/auth/2fa/enable', { code: '123456' }, cookie)).status).toBe(409);
     expect((await postJson(svc, '/api/auth/2fa/disable', { code: '123456' }, cookie)).status).toBe(409);
   });
@@ -173,7 +157,7 @@ describeEachDatabase('two-factor sign-in', (target) => {
     expect((await postJson(svc, '/api/auth/2fa/disable', { code: nextCode(secret) }, cookie)).status).toBe(
       200,
     );
-    const login = await postForm(svc, '/api/auth/login', { email: address, password: 'secret1' });
+    const login = await postForm(svc, '/api/auth/login', { email: address, password: PASSWORD });
     expect(location(login)).toBe('/account');
   });
 });
@@ -186,12 +170,7 @@ describeEachDatabase('TOTP secrets at rest', (target) => {
     const database = await target.open('identity');
     const first = await startIdentity(database, env);
     const address = email('sealed');
-    const { cookie } = await signUp(first.url, {
-      email: address,
-      password: 'secret1',
-      name: 'T',
-      orgName: 'O',
-    });
+    const { cookie } = await signUpAdmin(first.url, { email: address, name: 'T' });
     const { secret } = await enableTotp(first.url, cookie);
     await first.close();
 
@@ -214,7 +193,7 @@ describeEachDatabase('TOTP secrets at rest', (target) => {
       .where('id', '=', row.id)
       .executeTakeFirstOrThrow();
     expect(resealed.totp_secret).toMatch(/^v1\./);
-    const login = await postForm(second, '/api/auth/login', { email: address, password: 'secret1' });
+    const login = await postForm(second, '/api/auth/login', { email: address, password: PASSWORD });
     const done = await postForm(
       second,
       '/api/auth/2fa',
