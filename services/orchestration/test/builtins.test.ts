@@ -15,7 +15,7 @@ import {
 } from '@xv/platform/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';
-import { expectError, jsonInit } from './helpers.js';
+import { expectError, jsonInit, modelEnv } from './helpers.js';
 
 const ADMIN_TOKEN = 'operator-token-0123456789';
 const KB_TOKEN = 'xkb_test-token';
@@ -61,9 +61,7 @@ describeEachDatabase('built-in workflows', (target) => {
     service = await startService(orchestrationService, {
       database: await target.open('orchestration'),
       env: {
-        MODEL_BASE_URL: model.baseUrl,
-        MODEL_API_KEY: model.apiKey,
-        MODEL_NAME: 'house-model',
+        ...modelEnv(model, 'house-model'),
         XV_KB_URL: siblingUrl,
         XV_TRUST_URL: siblingUrl,
         XV_ORCH_KB_TOKEN: KB_TOKEN,

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { tempDir } from '@xv/platform/testing';
+import { type ModelServer, tempDir } from '@xv/platform/testing';
 import { afterAll } from 'vitest';
 import { stringify } from 'yaml';
 
@@ -92,11 +92,22 @@ export function workflowFolder(definitions: Record<string, unknown>[]): string {
   return folder;
 }
 
-export const jsonInit = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+/** The settings that make the scripted `model` the service's default model, named `name`. */
+export const modelEnv = (model: ModelServer, name = 'default-model') => ({
+  MODEL_BASE_URL: model.baseUrl,
+  MODEL_API_KEY: model.apiKey,
+  MODEL_NAME: name,
+});
+
+/** A POST whose body is `text` as it stands, labelled JSON: for bodies that are not JSON at all. */
+export const rawJsonInit = (text: string, headers: Record<string, string> = {}): RequestInit => ({
   method: 'POST',
   headers: { 'content-type': 'application/json', ...headers },
-  body: JSON.stringify(body),
+  body: text,
 });
+
+export const jsonInit = (body: unknown, headers: Record<string, string> = {}): RequestInit =>
+  rawJsonInit(JSON.stringify(body), headers);
 
 export async function expectError(response: Response, status: number, code: string) {
   const body = await response.json();

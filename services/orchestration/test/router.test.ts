@@ -11,7 +11,7 @@ import {
 } from '@xv/platform/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';
-import { expectError, jsonInit } from './helpers.js';
+import { expectError, jsonInit, modelEnv, rawJsonInit } from './helpers.js';
 
 const TIERS = {
   fast: { label: 'Quick', models: ['openai-compatible:fast-a'] },
@@ -31,9 +31,7 @@ describeEachDatabase('router', (target) => {
     service = await startService(orchestrationService, {
       database: await target.open('orchestration'),
       env: {
-        MODEL_BASE_URL: model.baseUrl,
-        MODEL_API_KEY: model.apiKey,
-        MODEL_NAME: 'default-model',
+        ...modelEnv(model),
         XV_ROUTER_TIERS: JSON.stringify(TIERS),
         XV_ROUTER_MODEL_TIMEOUT_MS: '500',
         XV_ROUTER_COOLDOWN_FAILURES: '3',
@@ -143,15 +141,7 @@ describeEachDatabase('router', (target) => {
     await expectError(await route({ prompt: 'x'.repeat(601) }), 400, 'prompt_too_long');
     await expectError(await route({ prompt: 'Hi', difficulty: 'genius' }), 400, 'invalid_request');
     await expectError(await route({ prompt: 42 }), 400, 'invalid_request');
-    await expectError(
-      await service.fetch('/api/route', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"prompt":',
-      }),
-      400,
-      'invalid_json',
-    );
+    await expectError(await service.fetch('/api/route', rawJsonInit('{"prompt":')), 400, 'invalid_json');
   });
 
   it('accepts a prompt of exactly 600 characters, counted as characters', async () => {

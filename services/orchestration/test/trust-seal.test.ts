@@ -13,7 +13,7 @@ import {
 import { trustService } from '@xv/trust';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';
-import { jsonInit } from './helpers.js';
+import { jsonInit, modelEnv } from './helpers.js';
 
 describeEachDatabase('trust.seal with the trust service', (target) => {
   let trust: RunningService;
@@ -30,9 +30,7 @@ describeEachDatabase('trust.seal with the trust service', (target) => {
     service = await startService(orchestrationService, {
       database: await target.open('orchestration'),
       env: {
-        MODEL_BASE_URL: model.baseUrl,
-        MODEL_API_KEY: model.apiKey,
-        MODEL_NAME: 'm',
+        ...modelEnv(model, 'm'),
         XV_TRUST_URL: trust.url,
       },
     });

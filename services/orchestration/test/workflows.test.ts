@@ -8,7 +8,15 @@ import {
 } from '@xv/platform/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';
-import { expectError, jsonInit, startUpstream, type Upstream, workflowFolder } from './helpers.js';
+import {
+  expectError,
+  jsonInit,
+  modelEnv,
+  rawJsonInit,
+  startUpstream,
+  type Upstream,
+  workflowFolder,
+} from './helpers.js';
 
 describeEachDatabase('workflows', (target) => {
   let service: RunningService;
@@ -95,9 +103,7 @@ describeEachDatabase('workflows', (target) => {
         XV_WORKFLOWS_DIR: folder,
         XV_WF_HTTP_ALLOWED_HOSTS: upstream.host,
         XV_ORCH_WF_PER_MINUTE: '100000',
-        MODEL_BASE_URL: model.baseUrl,
-        MODEL_API_KEY: model.apiKey,
-        MODEL_NAME: 'default-model',
+        ...modelEnv(model),
         XV_ROUTER_TIERS: JSON.stringify({ fast: { models: ['openai-compatible:wf-model'] } }),
       },
     });
@@ -288,15 +294,7 @@ describeEachDatabase('workflows', (target) => {
   });
 
   it('answers malformed bodies with 4xx, never 500', async () => {
-    await expectError(
-      await service.fetch('/api/wf', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{',
-      }),
-      400,
-      'invalid_json',
-    );
+    await expectError(await service.fetch('/api/wf', rawJsonInit('{')), 400, 'invalid_json');
     await expectError(await run({ input: {} }), 400, 'invalid_request');
     await expectError(await run({ workflow: 'three-calls', input: 'tag' }), 400, 'invalid_request');
     await expectError(
