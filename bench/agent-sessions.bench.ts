@@ -10,13 +10,10 @@
 import { request } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { agentService, SessionRegistry, SessionStore } from '@xv/agent';
-// The model server alone: the testing entry point pulls in vitest.
-import { answer, startModelServer } from '@xv/platform/model-server';
+import { SessionRegistry, SessionStore } from '@xv/agent';
+import { agentOverScriptedModel } from './lib/agent.js';
 import { defineBenchmark, percentile, round } from './lib/harness.js';
-import { serveForBench } from './lib/services.js';
 
-const KEY = 'bench-model-key';
 const SESSIONS = 1_000;
 
 setFlagsFromString('--expose_gc');
@@ -70,25 +67,9 @@ export default defineBenchmark({
   description:
     '1,000 sessions sending one message at once: burst time, turn latency, memory of an idle session',
   async run() {
-    const model = await startModelServer({
-      apiKey: KEY,
-      record: false,
-      fallback: answer('Noted, thank you.'),
-    });
-    const agent = await serveForBench(agentService, {
-      MODEL_BASE_URL: model.baseUrl,
-      MODEL_API_KEY: KEY,
-      MODEL_NAME: 'scripted',
-      XV_AGENT_CHAT_PER_MINUTE: '1000000',
-    });
+    const { agent, direct: toModel, close } = await agentOverScriptedModel('Noted, thank you.');
     try {
-      const modelBody = JSON.stringify({
-        model: 'scripted',
-        stream: true,
-        messages: [{ role: 'user', content: 'hi' }],
-      });
-      const direct = () =>
-        post(`${model.baseUrl}/chat/completions`, modelBody, { authorization: `Bearer ${KEY}` });
+      const direct = () => post(toModel.url, toModel.body, toModel.headers);
       const viaAgent = (i: number) =>
         post(
           `${agent.url}/api/chat?session=bench-${i}`,
@@ -133,8 +114,7 @@ export default defineBenchmark({
         heapLeftPerTurnKb: round((heapAfterBurst - heapBefore) / SESSIONS / 1024),
       };
     } finally {
-      await agent.close();
-      await model.close();
+      await close();
     }
   },
 });

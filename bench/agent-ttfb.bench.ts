@@ -13,13 +13,9 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { agentService } from '@xv/agent';
-// The model server alone: the testing entry point pulls in vitest.
-import { answer, startModelServer } from '@xv/platform/model-server';
+import { agentOverScriptedModel } from './lib/agent.js';
 import { defineBenchmark, percentile, round } from './lib/harness.js';
-import { serveForBench } from './lib/services.js';
 
-const KEY = 'bench-model-key';
 const ROUNDS = 4;
 const PER_BLOCK = 100;
 const WARM_UP = 60;
@@ -112,30 +108,17 @@ export default defineBenchmark({
   description:
     'time to first byte of POST /api/chat over the scripted model server’s own (goal: ≤ 5 ms added at p50)',
   async run() {
-    const model = await startModelServer({
-      apiKey: KEY,
-      record: false,
-      fallback: answer('Hello from the scripted model, streamed word by word.'),
-    });
-    const agent = await serveForBench(agentService, {
-      MODEL_BASE_URL: model.baseUrl,
-      MODEL_API_KEY: KEY,
-      MODEL_NAME: 'scripted',
-      XV_AGENT_CHAT_PER_MINUTE: '1000000',
-    });
+    const { agent, direct, close } = await agentOverScriptedModel(
+      'Hello from the scripted model, streamed word by word.',
+    );
     try {
-      const json = { 'content-type': 'application/json' };
       const { samples, cpuMs } = await runClient({
-        model: {
-          url: `${model.baseUrl}/chat/completions`,
-          headers: { ...json, authorization: `Bearer ${KEY}` },
-          body: JSON.stringify({
-            model: 'scripted',
-            stream: true,
-            messages: [{ role: 'user', content: 'hi' }],
-          }),
+        model: direct,
+        agent: {
+          url: `${agent.url}/api/chat`,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ message: 'hi' }),
         },
-        agent: { url: `${agent.url}/api/chat`, headers: json, body: JSON.stringify({ message: 'hi' }) },
       });
       const p = (kind: Kind, q: number) => percentile(samples[kind], q);
       const perRequest = (kind: Kind) => cpuMs[kind] / samples[kind].length;
@@ -155,8 +138,7 @@ export default defineBenchmark({
         samplesEach: samples.model.length,
       };
     } finally {
-      await agent.close();
-      await model.close();
+      await close();
     }
   },
 });
