@@ -29,6 +29,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { newWallet } from '@xv/identity/testing';
 import {
   answer,
   callTool,
@@ -54,7 +55,6 @@ import {
   register,
   reviewQueue,
 } from './support/journey-pages.js';
-import { newWallet } from './support/journey-wallet.js';
 import { type Platform, startPlatform, waitFor } from './support/platform.js';
 
 const run = Date.now().toString(36);
@@ -370,8 +370,8 @@ for (const target of testDatabaseTargets()) {
         await shoot(adaPage, 'credentials-wallet-offer');
 
         const wallet = newWallet();
-        const { configurationId, sdjwt } = await wallet.redeem(offer.offerUri, offer.pin);
-        expect(configurationId).toBe('MembershipCredential');
+        const { configurationIds, sdjwt } = await wallet.redeem(offer.offerUri, offer.pin);
+        expect(configurationIds).toEqual(['MembershipCredential']);
 
         const verifier = { nonce: `journey-${run}`, aud: 'https://verifier.lotus-logistics.test' };
         const presented = await wallet.present(sdjwt, verifier);

@@ -38,6 +38,10 @@
  * - `signInWithPasskey(identityUrl, authenticator, cookie?)` → `{ cookie, session }`: signs in with
  *   it; with the cookie of that person's session, a step-up (the session is raised under a new
  *   `cookie`; the old one ends).
+ * - `newWallet()` → a holder's wallet written by others (`@openid4vc/openid4vci`, P-256 key):
+ *   `redeem(offerUri, pin)` → `{ configurationIds, sdjwt }` redeems an OpenID4VCI offer;
+ *   `present(sdjwt, { nonce, aud })` adds a Key Binding JWT; `publicJwk` is its key
+ *   (testing/wallet.ts).
  */
 import type { Database } from '@xv/platform';
 import { type RunningService, startService } from '@xv/platform/testing';
@@ -51,6 +55,7 @@ export {
   SoftwareAuthenticator,
   signInWithPasskey,
 } from './testing/passkeys.js';
+export { newWallet, type Wallet } from './testing/wallet.js';
 export { type SignedIn, sessionOf, totpCode };
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -1,16 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { compactVerify, importJWK } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signEs256 } from '../src/credentials/jws.js';
 import { splitSdJwt } from '../src/credentials/sd-jwt.js';
-import { type SignedIn, signUp } from '../src/testing.js';
+import { newWallet, type SignedIn, signUp } from '../src/testing.js';
 import {
   decodePayload,
   type Holder,
   newHolder,
-  present,
   proofJwt,
   startCredentialIdentity,
   verify,
@@ -305,49 +302,11 @@ describeEachDatabase('OpenID4VCI issuer (pre-authorized code flow)', (target) =>
   });
 
   describe('a wallet written by others (@openid4vc/openid4vci)', () => {
-    beforeAll(() => setGlobalConfig({ allowInsecureUrls: true }));
-    afterAll(() => setGlobalConfig({ allowInsecureUrls: false }));
-
     it('runs offer → token → credential with a PIN and gets a credential we and jose can verify', async () => {
-      const holder = newHolder();
-      const client = new Openid4vciClient({
-        callbacks: {
-          fetch,
-          hash: (data, alg) =>
-            new Uint8Array(createHash(alg.replace('-', '').toLowerCase()).update(data).digest()),
-          generateRandom: (length) => new Uint8Array(randomBytes(length)),
-          clientAuthentication: () => {},
-          signJwt: async (signer, { header, payload }) => {
-            if (signer.method !== 'jwk') throw new Error('only jwk signers in this test');
-            return { jwt: signEs256(header, payload, holder.privateKey), signerJwk: signer.publicJwk };
-          },
-        },
-      });
+      const wallet = newWallet();
       const created = await offer({ type: 'MembershipCredential', org_id: orgId, pin: true });
-      const credentialOffer = await client.resolveCredentialOffer(created.offerUri);
-      expect(credentialOffer.credential_configuration_ids).toEqual(['MembershipCredential']);
-      const issuerMetadata = await client.resolveIssuerMetadata(credentialOffer.credential_issuer);
-      const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
-        credentialOffer,
-        issuerMetadata,
-        txCode: created.txCode,
-      });
-      const nonce = accessTokenResponse.c_nonce ?? (await client.requestNonce({ issuerMetadata })).c_nonce;
-      const { jwt } = await client.createCredentialRequestJwtProof({
-        issuerMetadata,
-        credentialConfigurationId: 'MembershipCredential',
-        signer: { method: 'jwk', alg: 'ES256', publicJwk: { ...holder.publicJwk } },
-        nonce,
-      });
-      const { credentialResponse } = await client.retrieveCredentials({
-        issuerMetadata,
-        accessToken: accessTokenResponse.access_token,
-        credentialConfigurationId: 'MembershipCredential',
-        proofs: { jwt: [jwt] },
-      });
-      const first = credentialResponse.credentials?.[0];
-      const sdjwt = typeof first === 'object' && 'credential' in first ? first.credential : undefined;
-      if (typeof sdjwt !== 'string') throw new Error('the wallet received no SD-JWT');
+      const { configurationIds, sdjwt } = await wallet.redeem(created.offerUri, created.txCode);
+      expect(configurationIds).toEqual(['MembershipCredential']);
 
       // jose alone, against the key in our DID document.
       const didDocument = await (await svc.fetch('/.well-known/did.json')).json();
@@ -359,12 +318,12 @@ describeEachDatabase('OpenID4VCI issuer (pre-authorized code flow)', (target) =>
       expect(claims).toMatchObject({
         iss: didDocument.id,
         vct: `${svc.url}/vc/MembershipCredential`,
-        cnf: { jwk: holder.publicJwk },
+        cnf: { jwk: wallet.publicJwk },
       });
 
       // And our verifier, with key binding.
       const result = await verify(svc, {
-        token: present(sdjwt, holder, { nonce: 'rp-nonce' }),
+        token: await wallet.present(sdjwt, { nonce: 'rp-nonce', aud: 'https://verifier.example' }),
         nonce: 'rp-nonce',
       });
       expect(result.body).toMatchObject({

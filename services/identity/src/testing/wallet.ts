@@ -1,9 +1,8 @@
 /**
- * @module e2e/support/journey-wallet
- * A wallet for the journey, written by others: `@openid4vc/openid4vci` redeems an
- * OpenID4VCI offer (pre-authorized code, PIN) with a P-256 holder key of its own,
- * as the identity service's wallet test does, and presents the credential with a
- * Key Binding JWT, as a wallet shows it to a verifier.
+ * @module testing/wallet
+ * A wallet written by others: `@openid4vc/openid4vci` redeems an OpenID4VCI offer
+ * (pre-authorized code, PIN) with a P-256 holder key of its own, and the wallet
+ * presents the credential with a Key Binding JWT, as it shows it to a verifier.
  */
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
@@ -18,8 +17,11 @@ interface PublicJwk {
 
 export interface Wallet {
   publicJwk: PublicJwk;
-  /** Redeems `openid-credential-offer://…` with the PIN; the SD-JWT received. */
-  redeem(offerUri: string, pin: string | undefined): Promise<{ configurationId: string; sdjwt: string }>;
+  /**
+   * Redeems the first configuration `openid-credential-offer://…` offers, with the PIN;
+   * the configurations offered and the SD-JWT received.
+   */
+  redeem(offerUri: string, pin: string | undefined): Promise<{ configurationIds: string[]; sdjwt: string }>;
   /** The credential with a Key Binding JWT over the verifier's `nonce` and `aud`. */
   present(sdjwt: string, verifier: { nonce: string; aud: string }): Promise<string>;
 }
@@ -54,7 +56,8 @@ export function newWallet(): Wallet {
       setGlobalConfig({ allowInsecureUrls: true });
       try {
         const credentialOffer = await client.resolveCredentialOffer(offerUri);
-        const configurationId = credentialOffer.credential_configuration_ids[0]!;
+        const configurationIds = credentialOffer.credential_configuration_ids;
+        const configurationId = configurationIds[0]!;
         const issuerMetadata = await client.resolveIssuerMetadata(credentialOffer.credential_issuer);
         const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
           credentialOffer,
@@ -77,7 +80,7 @@ export function newWallet(): Wallet {
         const first = credentialResponse.credentials?.[0];
         const sdjwt = typeof first === 'object' && 'credential' in first ? first.credential : undefined;
         if (typeof sdjwt !== 'string') throw new Error('the wallet received no SD-JWT');
-        return { configurationId, sdjwt };
+        return { configurationIds, sdjwt };
       } finally {
         setGlobalConfig({ allowInsecureUrls: false });
       }
