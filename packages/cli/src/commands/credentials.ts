@@ -10,11 +10,10 @@
  *                               and keeps verifying what it signed. Running services
  *                               sign with the new key within 30 seconds.
  */
-import { loadPlatformSettings, migrate, openDatabase } from '@xv/platform';
+import { loadPlatformSettings } from '@xv/platform';
 import { UsageError } from '../launcher/start.js';
-
-type Env = Record<string, string | undefined>;
-type Out = (line: string) => void;
+import type { Env, Out } from './args.js';
+import { withIdentityDatabase } from './identity.js';
 
 const USAGE = 'usage: xv credentials keys | xv credentials rotate-key';
 
@@ -25,28 +24,19 @@ export async function credentialsCommand(
 ): Promise<number> {
   const [action] = args;
   if (action !== 'keys' && action !== 'rotate-key') throw new UsageError(USAGE);
-  const identity = await import('@xv/identity');
-  const settings = loadPlatformSettings('identity', env);
-  const kek = identity.credentialKeys.issuerKek(env, settings.dataDir);
-  const database = await openDatabase({
-    service: 'identity',
-    url: settings.serviceDatabaseUrl,
-    dataDir: settings.dataDir,
-  });
-  try {
-    await migrate(database, identity.migrations);
+  const { credentialKeys } = await import('@xv/identity');
+  const kek = credentialKeys.issuerKek(env, loadPlatformSettings('identity', env).dataDir);
+  return withIdentityDatabase(env, async (database) => {
     const db = database.kysely as never;
     if (action === 'rotate-key') {
-      const kid = await identity.credentialKeys.rotateIssuerKeyChecked(db, kek);
+      const kid = await credentialKeys.rotateIssuerKeyChecked(db, kek);
       out(`issuer key ${kid} is active; the previous key is retired and still verifies what it signed`);
       return 0;
     }
-    for (const key of await identity.credentialKeys.listIssuerKeys(db))
+    for (const key of await credentialKeys.listIssuerKeys(db))
       out(`${key.kid}\t${key.state}\t${new Date(Number(key.created_at)).toISOString()}`);
     return 0;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 export const credentialCommands = {

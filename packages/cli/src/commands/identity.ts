@@ -14,13 +14,12 @@
  */
 import { type Database, loadPlatformSettings, migrate, openDatabase } from '@xv/platform';
 import { UsageError } from '../launcher/start.js';
-
-type Env = Record<string, string | undefined>;
-type Out = (line: string) => void;
+import { type Env, type Out, option } from './args.js';
 
 const REALM_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
-async function withIdentityDatabase<T>(
+/** Runs `work` on the identity database, its schema brought up to date first, and closes it. */
+export async function withIdentityDatabase<T>(
   env: Env,
   work: (database: Database, identity: typeof import('@xv/identity')) => Promise<T>,
 ) {
@@ -38,15 +37,6 @@ async function withIdentityDatabase<T>(
   } finally {
     await database.close();
   }
-}
-
-function option(args: string[], name: string): string | undefined {
-  const index = args.indexOf(`--${name}`);
-  if (index === -1) return undefined;
-  const value = args[index + 1];
-  if (!value || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
-  args.splice(index, 2);
-  return value;
 }
 
 export async function realmCommand(

@@ -20,9 +20,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { loadPlatformSettings } from '@xv/platform';
 import { UsageError } from '../launcher/start.js';
-
-type Env = Record<string, string | undefined>;
-type Out = (line: string) => void;
+import { type Env, flag, type Out, option } from './args.js';
 
 interface KnowledgeModule {
   reindexKnowledgeBase(
@@ -153,22 +151,6 @@ export async function syncVault(options: SyncOptions): Promise<SyncReport> {
       `${report.retired.length} retired, ${report.failed.length} failed`,
   );
   return report;
-}
-
-function flag(args: string[], name: string): boolean {
-  const index = args.indexOf(`--${name}`);
-  if (index === -1) return false;
-  args.splice(index, 1);
-  return true;
-}
-
-function option(args: string[], name: string): string | undefined {
-  const index = args.indexOf(`--${name}`);
-  if (index === -1) return undefined;
-  const value = args[index + 1];
-  if (!value || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
-  args.splice(index, 2);
-  return value;
 }
 
 const USAGE =
