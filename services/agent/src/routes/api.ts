@@ -63,6 +63,10 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
 const failures = {
   400: json(errorSchema, 'Missing or malformed session id or body'),
 };
+/** The session is named by `?session=` or the header. */
+const sessionRequest = { query: sessionQuery, headers: sessionHeaders };
+/** A route that waits for the session's turn may find it still taken. */
+const turnFailures = { ...failures, 503: json(errorSchema, 'session_busy') };
 
 const chatRoute = createRoute({
   method: 'post',
@@ -90,7 +94,7 @@ const stateRoute = createRoute({
   method: 'get',
   path: '/api/state',
   summary: 'The session state',
-  request: { query: sessionQuery, headers: sessionHeaders },
+  request: sessionRequest,
   responses: { 200: json(stateSchema, 'The session state'), ...failures },
 });
 
@@ -99,14 +103,12 @@ const configRoute = createRoute({
   path: '/api/config',
   summary: "Change the session's route, system prompt or tenant",
   request: {
-    query: sessionQuery,
-    headers: sessionHeaders,
+    ...sessionRequest,
     body: { required: true, content: { 'application/json': { schema: configBody } } },
   },
   responses: {
     200: json(z.object({ ok: z.literal(true), route: routeSchema }), 'Saved'),
-    ...failures,
-    503: json(errorSchema, 'session_busy'),
+    ...turnFailures,
   },
 });
 
@@ -114,19 +116,15 @@ const resetRoute = createRoute({
   method: 'post',
   path: '/api/reset',
   summary: "Clear the session's conversation history",
-  request: { query: sessionQuery, headers: sessionHeaders },
-  responses: {
-    200: json(z.object({ ok: z.literal(true) }), 'Cleared'),
-    ...failures,
-    503: json(errorSchema, 'session_busy'),
-  },
+  request: sessionRequest,
+  responses: { 200: json(z.object({ ok: z.literal(true) }), 'Cleared'), ...turnFailures },
 });
 
 const ticketsRoute = createRoute({
   method: 'get',
   path: '/api/tickets',
   summary: "Tickets opened for the session's tenant, newest first",
-  request: { query: sessionQuery, headers: sessionHeaders },
+  request: sessionRequest,
   responses: {
     200: json(z.object({ ok: z.literal(true), tickets: z.array(ticketSchema) }), 'The tickets'),
     ...failures,
