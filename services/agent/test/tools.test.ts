@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createUser, signUp, startIdentity } from '@xv/identity/testing';
-import { createToken, publishDocument, startKnowledge } from '@xv/knowledge/testing';
+import { startIdentity } from '@xv/identity/testing';
+import { createToken, publishDocument, signUpMakerAndReviewer, startKnowledge } from '@xv/knowledge/testing';
 import {
   answer,
   callTool,
@@ -37,18 +37,7 @@ function toolResults(model: ModelServer, index: number): unknown[] {
 /** A person of Acme with a PAT, a reviewer, and one approved document in the real knowledge base. */
 async function knowledgeWorld(identity: RunningService, kb: RunningService) {
   const tag = Math.random().toString(36).slice(2, 8);
-  const maker = await signUp(identity.url, {
-    email: `maker-${tag}@acme.test`,
-    password: 'secret-pass-1',
-    name: 'Mia Maker',
-    orgName: 'Acme',
-  });
-  const reviewer = await createUser(identity.url, maker.cookie, {
-    email: `reviewer-${tag}@acme.test`,
-    password: 'secret-pass-2',
-    name: 'Rae Reviewer',
-    role: 'reviewer',
-  });
+  const { maker, reviewer } = await signUpMakerAndReviewer(identity.url, tag);
   const token = await createToken(kb.url, maker.cookie, ['sync', 'ai:read'], 'agent');
   const docId = await publishDocument(
     kb.url,

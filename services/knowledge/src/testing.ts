@@ -5,10 +5,11 @@
  * exactly as the desktop sync client and a reviewer's browser would.
  *
  * ```ts
- * import { signUp, createUser, startIdentity } from '@xv/identity/testing';
- * import { createToken, publishDocument, startKnowledge } from '@xv/knowledge/testing';
+ * import { startIdentity } from '@xv/identity/testing';
+ * import { createToken, publishDocument, signUpMakerAndReviewer, startKnowledge } from '@xv/knowledge/testing';
  * const identity = await startIdentity(await target.open('identity'));
  * const kb = await startKnowledge(await target.open('knowledge'), identity.url);
+ * const { maker, reviewer } = await signUpMakerAndReviewer(identity.url, 'run1');
  * const token = await createToken(kb.url, maker.cookie, ['sync', 'ai:read']);
  * const docId = await publishDocument(kb.url, { token, reviewerCookie: reviewer.cookie }, { path: 'a.md', content: '# A' });
  * // then point your service at it: env { XV_KB_URL: kb.url, … token }
@@ -16,11 +17,16 @@
  *
  * - `startKnowledge(database, identityUrl, env?)` → RunningService: the knowledge service on a
  *   free port, trusting the identity service at `identityUrl`.
+ * - `signUpMakerAndReviewer(identityUrl, tag)` → `{ maker, reviewer }`: the two people of
+ *   Maker-Checker, each `{ cookie, session }`: Mia Maker signs up Acme (so is its admin) and
+ *   adds Rae Reviewer as its reviewer; `tag` keeps their addresses unique
+ *   (`maker-<tag>@acme.test`, `reviewer-<tag>@acme.test`).
  * - `createToken(kbUrl, cookie, scopes, name?)` → the secret of a new personal access token
  *   of the signed-in person (`POST /api/tokens`).
  * - `publishDocument(kbUrl, { token, reviewerCookie }, { path, content })` → docId: pushes the
  *   document with a `sync` token, submits it for review and has the reviewer approve it.
  */
+import { createUser, type SignedIn, signUp } from '@xv/identity/testing';
 import type { Database } from '@xv/platform';
 import { type RunningService, startService } from '@xv/platform/testing';
 import { contentHash } from './documents/hash.js';
@@ -35,6 +41,25 @@ export function startKnowledge(
     database,
     env: { XV_IDENTITY_URL: identityUrl, ...env },
   }) as Promise<RunningService>;
+}
+
+export async function signUpMakerAndReviewer(
+  identityUrl: string,
+  tag: string,
+): Promise<{ maker: SignedIn; reviewer: SignedIn }> {
+  const maker = await signUp(identityUrl, {
+    email: `maker-${tag}@acme.test`,
+    password: 'secret-pass-1',
+    name: 'Mia Maker',
+    orgName: 'Acme',
+  });
+  const reviewer = await createUser(identityUrl, maker.cookie, {
+    email: `reviewer-${tag}@acme.test`,
+    password: 'secret-pass-2',
+    name: 'Rae Reviewer',
+    role: 'reviewer',
+  });
+  return { maker, reviewer };
 }
 
 async function postJson(url: string, auth: { token?: string; cookie?: string }, body: unknown) {

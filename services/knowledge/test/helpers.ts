@@ -13,7 +13,12 @@ import { migrations } from '../src/migrations/index.js';
 import { openKnowledgeIndex } from '../src/open-index.js';
 import { loadVectorExtension } from '../src/search/vector-index.js';
 import { knowledgeSettings } from '../src/settings.js';
-import { createToken as createTokenAt, publishDocument, startKnowledge } from '../src/testing.js';
+import {
+  createToken as createTokenAt,
+  publishDocument,
+  signUpMakerAndReviewer,
+  startKnowledge,
+} from '../src/testing.js';
 
 export interface World {
   identity: RunningService;
@@ -43,18 +48,7 @@ export async function startWorld(target: DatabaseTarget, env: Record<string, str
   const identity = await startIdentity(await target.open('identity'));
   const kb = await startKnowledge(await target.open('knowledge'), identity.url, env);
   const tag = `${Date.now().toString(36)}${counter++}`;
-  const maker = await signUp(identity.url, {
-    email: `maker-${tag}@acme.test`,
-    password: 'secret-pass-1',
-    name: 'Mia Maker',
-    orgName: 'Acme',
-  });
-  const reviewer = await createUser(identity.url, maker.cookie, {
-    email: `reviewer-${tag}@acme.test`,
-    password: 'secret-pass-2',
-    name: 'Rae Reviewer',
-    role: 'reviewer',
-  });
+  const { maker, reviewer } = await signUpMakerAndReviewer(identity.url, tag);
   const member = await createUser(identity.url, maker.cookie, {
     email: `member-${tag}@acme.test`,
     password: 'secret-pass-3',
