@@ -77,15 +77,15 @@ export async function createAccessToken(page: Page, kbUrl: string, name: string,
   return (await page.locator('#new-token').textContent())?.trim() ?? '';
 }
 
-/** `/account` (an admin): "Add member" with an existing user's e-mail and a role. */
+/** `/account` (an admin): "Add member" with an existing user's e-mail and a role; the role the list shows. */
 export async function addMember(page: Page, identityUrl: string, email: string, role: string) {
   await page.goto(`${identityUrl}/account`);
   await page.getByLabel('E-mail of an existing user').fill(email);
-  await page.getByLabel('Role').selectOption(role);
+  await page.getByLabel('Role', { exact: true }).selectOption(role);
   await page.getByRole('button', { name: 'Add member' }).click();
   const listed = page.locator('li').filter({ hasText: email });
   await listed.waitFor();
-  return (await listed.textContent()) ?? '';
+  return listed.getByRole('combobox').inputValue();
 }
 
 /** `/account`: makes `orgName` the active organization (if it is not already); its row's role. */
