@@ -7,8 +7,9 @@
  * - Keys: a thread is handed an issuer's decrypted keys (KeyObjects, copied from
  *   memory to memory) with its first claim for that key, and keeps them by key id.
  * - Batches: the claims of one turn of the event loop go to a thread as one message,
- *   and their signatures come back as one (a message costs about as much as a signature).
- * - Crashes: a thread that dies is replaced on the next claim. The claims it held are
+ *   and their signatures come back as one: under load, one wake-up of each side per
+ *   turn rather than per claim.
+ * - Crashes: a thread that dies is replaced when next needed. The claims it held are
  *   signed again by its successor (signing has no side effect) and fail with a
  *   SigningError if that one dies on them too: nothing is lost, nothing hangs.
  * - Shutdown: `close()` lets the claims in flight finish, then stops the threads.
