@@ -1,7 +1,9 @@
 /**
- * `summarise-and-seal` against the real trust service in demo mode: the summary
- * is sealed by the demo issuer, and the receipt verifies.
+ * `summarise-and-seal` against the real trust service: in demo mode the summary is
+ * sealed by the demo issuer; with `XV_ORCH_TRUST_TOKEN` (a service token with
+ * `seal:issue` from the identity service) by that organization. Either receipt verifies.
  */
+import { createServiceClient, signUp, startIdentity } from '@xv/identity/testing';
 import {
   answer,
   describeEachDatabase,
@@ -51,5 +53,51 @@ describeEachDatabase('trust.seal with the trust service', (target) => {
     expect(receipt.outputHash).toMatch(/^sha256-[0-9a-f]{64}$/);
     const verification = await (await trust.fetch(`/api/verify?receiptId=${receipt.receiptId}`)).json();
     expect(verification.status).toBe('valid');
+  });
+});
+
+describeEachDatabase('trust.seal as an organization, with a service token', (target) => {
+  let trust: RunningService;
+  let service: RunningService;
+  let model: ModelServer;
+  let orgId: string;
+
+  beforeAll(async () => {
+    model = await startModelServer();
+    const identity = await startIdentity(await target.open('identity'));
+    const admin = await signUp(identity.url, {
+      email: `sealer-${Date.now()}@example.test`,
+      password: 'secret1',
+      name: 'Sam',
+      orgName: 'Sealing Co',
+    });
+    orgId = admin.session.memberships[0]!.org_id;
+    const { token } = await createServiceClient(identity.url, admin.cookie, {
+      name: 'orchestration',
+      scopes: ['seal:issue'],
+      org_id: orgId,
+    });
+    trust = await startService(trustService, {
+      database: await target.open('trust'),
+      env: { XV_IDENTITY_URL: identity.url },
+    });
+    service = await startService(orchestrationService, {
+      database: await target.open('orchestration'),
+      env: { ...modelEnv(model, 'm'), XV_TRUST_URL: trust.url, XV_ORCH_TRUST_TOKEN: token },
+    });
+  });
+  afterAll(() => model.close());
+
+  it('seals the summary for the organization the token is bound to', async () => {
+    model.script(answer('- Costs fell.'));
+    const response = await service.fetch(
+      '/api/wf',
+      jsonInit({ workflow: 'summarise-and-seal', input: { text: 'Costs fell in Q3.' } }),
+    );
+    expect(response.status).toBe(200);
+    const { receipt } = (await response.json()).result;
+    expect(receipt.manifest.claim.issuer.orgId).toBe(orgId);
+    const verification = await (await trust.fetch(`/api/verify?receiptId=${receipt.receiptId}`)).json();
+    expect(verification).toMatchObject({ status: 'valid', issuer: { orgId } });
   });
 });

@@ -10,7 +10,6 @@ export const errors = defineErrors({
     message: 'This tier needs phishing-resistant sign-in (AAL3, a passkey): step up first.',
   },
   no_organization: { status: 403, message: 'You belong to no organization that could issue this.' },
-  not_a_member: { status: 403, message: 'You are not a member of that organization.' },
   demo_only: { status: 403, message: 'Without a session only the demo issuer can sign, in demo mode.' },
   issuer_required: { status: 400, message: 'Name the issuing organization in `issuerId`.' },
   unknown_issuer: { status: 404, message: 'The identity service knows no such organization.' },

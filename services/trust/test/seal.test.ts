@@ -2,7 +2,12 @@
  * POST /api/seal over HTTP, with the real identity service behind the SSO session.
  */
 import { createHash } from 'node:crypto';
-import { registerPasskey, SoftwareAuthenticator, signInWithPasskey } from '@xv/identity/testing';
+import {
+  createServiceClient,
+  registerPasskey,
+  SoftwareAuthenticator,
+  signInWithPasskey,
+} from '@xv/identity/testing';
 import { describeEachDatabase } from '@xv/platform/testing';
 import canonicalize from 'canonicalize';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -181,6 +186,40 @@ describeEachDatabase('POST /api/seal with an SSO session', (target) => {
     expect((await response.json()).error).toBe('not_a_member');
     const demo = await seal({ modelId: 'm', output: 'o', issuerId: 'org_demo' });
     expect(demo.status).toBe(403); // the demo issuer exists only in demo mode
+  });
+
+  it('seals for a service token with seal:issue bound to the organization, at AAL1 (so tier 1 only)', async () => {
+    const other = await newOrganization(stack, 'Token Other');
+    const tokenFor = async (scopes: string[]) =>
+      (
+        await createServiceClient(stack.identity!.url, acme.cookie, {
+          name: 'sealer',
+          scopes,
+          org_id: acme.orgId,
+        })
+      ).token;
+    const auth = { authorization: `Bearer ${await tokenFor(['seal:issue'])}` };
+    const sealWith = (body: unknown, headers: Record<string, string>) =>
+      postJson(stack.trust, '/api/seal', body, headers);
+
+    const response = await sealWith({ modelId: 'batch-model', output: 'sealed by a machine' }, auth);
+    expect(response.status).toBe(200);
+    const receipt = await response.json();
+    expect(receipt.manifest.claim).toMatchObject({ authLevel: 'AAL1', issuer: { orgId: acme.orgId } });
+    expect((await sealWith({ modelId: 'm', output: 'o', issuerId: acme.orgId }, auth)).status).toBe(200);
+
+    const tier2 = await sealWith({ modelId: 'm', output: 'o', tier: 2 }, auth);
+    expect(tier2.status).toBe(403);
+    expect((await tier2.json()).error).toBe('stepup_required');
+    const foreign = await sealWith({ modelId: 'm', output: 'o', issuerId: other.orgId }, auth);
+    expect((await foreign.json()).error).toBe('wrong_organization');
+    const attestOnly = { authorization: `Bearer ${await tokenFor(['attest:issue'])}` };
+    const unscoped = await sealWith({ modelId: 'm', output: 'o' }, attestOnly);
+    expect(unscoped.status).toBe(403);
+    expect((await unscoped.json()).error).toBe('insufficient_scope');
+    expect(
+      (await sealWith({ modelId: 'm', output: 'o' }, { authorization: 'Bearer xvs_forged' })).status,
+    ).toBe(401);
   });
 
   it('refuses a cookie-carrying seal from a foreign site', async () => {

@@ -9,7 +9,7 @@ import type { IdentityDb, ServiceClientsTable } from '../db.js';
 
 export const SCOPE_PATTERN = /^[a-z][a-z0-9_.-]*(:[a-z0-9_.-]+)*$/;
 /** Scopes other XV services check today; others are allowed for future use. */
-export const KNOWN_SCOPES = ['did:issue', 'attest:issue', 'anchor:write', 'sync', 'ai:read'];
+export const KNOWN_SCOPES = ['did:issue', 'attest:issue', 'seal:issue', 'anchor:write', 'sync', 'ai:read'];
 
 const LAST_USED_EVERY_MS = 60_000;
 

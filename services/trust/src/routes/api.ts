@@ -17,11 +17,9 @@
 import {
   type App,
   type AuthGuard,
-  activeMembership,
   bearerToken,
   createRoute,
   isSharedDomainOrigin,
-  platformErrors,
   publicCors,
   type ServiceContext,
   sharedDomainCors,
@@ -247,30 +245,32 @@ export function registerApi(app: App, o: ApiOptions) {
   };
 
   /** The organization a seal is issued for, and the assurance level it was authorised with. */
-  async function sealer(
+  /**
+   * Who signs (contract.md): a member of the organization (SSO session), or a service
+   * token with `scope` bound to it; anonymous callers only in demo mode, as the demo
+   * issuer. A service token is one bearer secret, a single factor: it seals at AAL1, so
+   * tier 2 and above stay with people who stepped up to AAL3.
+   */
+  async function signerFor(
     c: Context,
     issuerId: string | undefined,
+    scope: 'seal:issue' | 'attest:issue',
   ): Promise<{ issuer: Issuer; authLevel: string }> {
-    if (issuerId !== undefined && directory.isDemo(issuerId))
-      return { issuer: directory.demoIssuer, authLevel: 'AAL1' };
-    const session = await ctx.sso.sessionOf(c);
-    if (!session) {
-      if (!o.demo) throw platformErrors.unauthenticated();
+    const demo = { issuer: directory.demoIssuer, authLevel: 'AAL1' };
+    if (issuerId !== undefined && directory.isDemo(issuerId)) return demo;
+    if (o.demo && bearerToken(c) === undefined && !(await ctx.sso.sessionOf(c))) {
       if (issuerId !== undefined) throw errors.demo_only();
-      return { issuer: directory.demoIssuer, authLevel: 'AAL1' };
+      return demo;
     }
-    const membership =
-      issuerId !== undefined
-        ? session.memberships.find((m) => m.org_id === issuerId)
-        : activeMembership(session, c);
-    if (issuerId !== undefined && !membership) throw errors.not_a_member();
-    if (!membership) throw errors.no_organization();
-    return { issuer: await directory.require(membership.org_id), authLevel: session.aal };
+    const actor = await o.guard.authorize(c, { scope, orgId: issuerId });
+    if (!actor.orgId) throw actor.kind === 'user' ? errors.no_organization() : errors.issuer_required();
+    const authLevel = actor.kind === 'user' ? actor.session.aal : 'AAL1';
+    return { issuer: await directory.require(actor.orgId), authLevel };
   }
 
   app.openapi(sealRoute, async (c) => {
     const request = c.req.valid('json');
-    const { issuer, authLevel } = await sealer(c, request.issuerId);
+    const { issuer, authLevel } = await signerFor(c, request.issuerId, 'seal:issue');
     if (needsStepUp(request.tier, authLevel))
       throw errors.stepup_required(undefined, { stepUpUrl: stepUpUrl(c), requiredAal: 'AAL3' });
     const receipt = await receipts.seal({
@@ -310,21 +310,9 @@ export function registerApi(app: App, o: ApiOptions) {
 
   app.openapi(attestationRoute, async (c) => {
     const request = c.req.valid('json');
-    const issuer = await attester(c, request.issuerId);
+    const { issuer } = await signerFor(c, request.issuerId, 'attest:issue');
     return c.json(await attestations.issue(issuer, request), 200);
   });
-
-  /** contract.md: a member of the organization, or a token with `attest:issue` for it; anonymous only in demo. */
-  async function attester(c: Context, issuerId: string | undefined): Promise<Issuer> {
-    if (issuerId !== undefined && directory.isDemo(issuerId)) return directory.demoIssuer;
-    if (o.demo && bearerToken(c) === undefined && !(await ctx.sso.sessionOf(c))) {
-      if (issuerId !== undefined) throw errors.demo_only();
-      return directory.demoIssuer;
-    }
-    const actor = await o.guard.authorize(c, { scope: 'attest:issue', orgId: issuerId });
-    if (!actor.orgId) throw actor.kind === 'user' ? errors.no_organization() : errors.issuer_required();
-    return directory.require(actor.orgId);
-  }
 
   app.openapi(jwksRoute, async (c) => {
     const keys = await keyring.all();

@@ -1,10 +1,9 @@
 /**
  * @module workflows/connectors/trust-seal
- * `trust.seal`: seals a result with the trust service (`POST /api/seal`). The
- * trust service seals for an anonymous caller only in its demo mode
- * (`XV_TRUST_DEMO=1`, signed by its demo issuer): that is the default here. When
- * `XV_ORCH_TRUST_TOKEN` is set it is sent as a bearer credential, for a trust
- * service that accepts one. Output: the seal receipt.
+ * `trust.seal`: seals a result with the trust service (`POST /api/seal`). With
+ * `XV_ORCH_TRUST_TOKEN` (an identity service token with `seal:issue`) the seal is
+ * signed by that token's organization; without it, only a trust service in demo
+ * mode (`XV_TRUST_DEMO=1`) seals, as its demo issuer. Output: the seal receipt.
  */
 import { z } from '@xv/platform';
 import { defineConnector } from './connector.js';
