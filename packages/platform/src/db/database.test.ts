@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { describeEachDatabase } from '../testing/index.js';
-import { ping, transaction } from './database.js';
+import { describeEachDatabase, tempDir } from '../testing/index.js';
+import { openDatabase, ping, transaction } from './database.js';
 import { MigrationError, type Migrations, migrate } from './migrations.js';
 
 type Tables = {
@@ -74,7 +74,6 @@ describeEachDatabase('database', (target) => {
 
 describe('PostgreSQL isolation', () => {
   it.runIf(process.env.XV_TEST_DATABASE_URL)('puts each service in its own schema', async () => {
-    const { openDatabase } = await import('./database.js');
     const url = process.env.XV_TEST_DATABASE_URL!;
     const a = await openDatabase({ service: 'iso_a', url, schema: `t_iso_${process.pid}` });
     try {
@@ -84,5 +83,52 @@ describe('PostgreSQL isolation', () => {
       await a.pool?.query(`DROP SCHEMA t_iso_${process.pid} CASCADE`);
       await a.close();
     }
+  });
+});
+
+describe('SQLite prepared statements', () => {
+  type Notes = { notes: { id: string; body: string } };
+  const open = async () => {
+    const database = await openDatabase<Notes>({ service: 'statements', dataDir: tempDir() });
+    await sql`create table notes (id text primary key, body text not null)`.execute(database.kysely);
+    return database;
+  };
+
+  it('reuses a statement safely: after a stream left half read, and after the schema changed', async () => {
+    const database = await open();
+    const db = database.kysely;
+    await db
+      .insertInto('notes')
+      .values([
+        { id: 'a', body: 'x' },
+        { id: 'b', body: 'y' },
+      ])
+      .execute();
+    const everything = () => db.selectFrom('notes').selectAll().orderBy('id');
+    for await (const row of everything().stream()) {
+      expect(row.id).toBe('a');
+      break; // the kept statement must be free again for the next run of the same SQL
+    }
+    expect(await everything().execute()).toHaveLength(2);
+
+    const firstRow = async () => (await sql`select * from notes order by id`.execute(db)).rows[0];
+    expect(await firstRow()).toEqual({ id: 'a', body: 'x' });
+    await sql`alter table notes add column tag text`.execute(db);
+    expect(await firstRow()).toEqual({ id: 'a', body: 'x', tag: null });
+    await database.close();
+  });
+
+  it('keeps working past the size of its cache', async () => {
+    const database = await open();
+    for (let i = 0; i < 600; i++)
+      await sql`insert into notes (id, body) values (${`n${i}`}, ${sql.lit(`body ${i}`)})`.execute(
+        database.kysely,
+      );
+    const { count } = await database.kysely
+      .selectFrom('notes')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    expect(count).toBe(600);
+    await database.close();
   });
 });

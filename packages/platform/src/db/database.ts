@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 
 // BIGINT columns (Unix milliseconds, counters) come back as numbers, not strings.
@@ -60,8 +60,38 @@ function openSqlite<DB>(options: OpenDatabaseOptions): Database<DB> {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: keepingStatements(connection) }) });
   return { kysely, dialect: 'sqlite', file, sqlite: connection, close: () => kysely.destroy() };
+}
+
+/** Prepared statements kept per connection; the least recently used beyond this are dropped. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * The connection as Kysely sees it, keeping prepared statements by their SQL:
+ * Kysely prepares every query anew, and preparing costs as much as running a small
+ * query. A statement still being iterated (a streamed select) is busy and cannot
+ * run again, so that query gets a fresh one.
+ */
+function keepingStatements(connection: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => connection.close(),
+    prepare(text) {
+      const kept = statements.get(text);
+      if (kept && !kept.busy) {
+        statements.delete(text); // re-inserted below: the map's order is the recency order
+        statements.set(text, kept);
+        return kept;
+      }
+      const statement = connection.prepare(text);
+      if (!kept) {
+        statements.set(text, statement);
+        if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      }
+      return statement;
+    },
+  };
 }
 
 async function openPostgres<DB>(url: string, options: OpenDatabaseOptions): Promise<Database<DB>> {
