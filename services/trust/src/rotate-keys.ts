@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { loadPlatformSettings, loadSettings, migrate, openDatabase } from '@xv/platform';
 import type { TrustDb } from './db.js';
 import { IssuerDirectory } from './issuers/directory.js';
-import { KeyEncryptionKey } from './keys/kek.js';
+import { loadTrustKek } from './keys/kek.js';
 import { type IssuerKey, Keyring } from './keys/keyring.js';
 import { migrations } from './migrations/index.js';
 import { trustSettings } from './settings.js';
@@ -34,10 +34,7 @@ export async function rotateIssuerKeys(
   });
   try {
     await migrate(database, migrations);
-    const keyring = new Keyring(
-      database.kysely as TrustDb,
-      KeyEncryptionKey.load(config.kek, settings.dataDir),
-    );
+    const keyring = new Keyring(database.kysely as TrustDb, loadTrustKek(config.kek, settings.dataDir));
     const directory = new IssuerDirectory({
       identityUrl: settings.services.identity.url,
       trustUrl: settings.services.trust.url,

@@ -3,21 +3,11 @@
  * The trust service's own settings.
  */
 import { availableParallelism } from 'node:os';
-import { flag, httpUrl, setting, z } from '@xv/platform';
+import { flag, httpUrl, keyEncryptionKeySetting, setting, z } from '@xv/platform';
 
 export const trustSettings = {
   demo: setting('XV_TRUST_DEMO', flag(false)),
-  kek: setting(
-    'XV_TRUST_KEK',
-    z
-      .string()
-      .regex(
-        /^([0-9a-fA-F]{64}|[A-Za-z0-9_-]{43}=?)$/,
-        'must be 32 bytes as 64 hex digits or base64url (e.g. `openssl rand -hex 32`)',
-      )
-      .optional(),
-    { secret: true },
-  ),
+  kek: setting('XV_TRUST_KEK', keyEncryptionKeySetting(), { secret: true }),
   chainToken: setting('XV_CHAIN_TOKEN', z.string().min(24, 'must be at least 24 characters').optional(), {
     secret: true,
   }),

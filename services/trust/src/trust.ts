@@ -10,7 +10,7 @@ import { Attestations } from './attestations/attestations.js';
 import type { EasDomainConfig } from './attestations/eas.js';
 import type { TrustDb } from './db.js';
 import { IssuerDirectory } from './issuers/directory.js';
-import { KeyEncryptionKey } from './keys/kek.js';
+import { loadTrustKek } from './keys/kek.js';
 import { Keyring } from './keys/keyring.js';
 import { Receipts } from './seal/receipts.js';
 import { SigningPool } from './seal/signing-pool.js';
@@ -35,7 +35,7 @@ export type Trust = ReturnType<typeof createTrust>;
 
 export function createTrust(o: TrustOptions) {
   const db = o.database.kysely as TrustDb;
-  const keyring = new Keyring(db, KeyEncryptionKey.load(o.kek, o.dataDir));
+  const keyring = new Keyring(db, loadTrustKek(o.kek, o.dataDir));
   const signing = new SigningPool({ threads: o.signingThreads });
   const directory = new IssuerDirectory({ identityUrl: o.identityUrl, trustUrl: o.trustUrl, demo: o.demo });
   const receipts = new Receipts({

@@ -9,7 +9,7 @@ import { type Database, migrate } from '@xv/platform';
 import { describeEachDatabase, tempDir } from '@xv/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrustDb } from '../src/db.js';
-import { KEK_FILE, KeyEncryptionKey } from '../src/keys/kek.js';
+import { KEK_FILE, loadTrustKek } from '../src/keys/kek.js';
 import { migrations } from '../src/migrations/index.js';
 import { createTrust, type Trust } from '../src/trust.js';
 
@@ -76,10 +76,10 @@ describeEachDatabase('the trust domain', (target) => {
     expect(JSON.stringify(row)).not.toContain(privateScalar);
     expect(JSON.stringify(row)).not.toContain(p256Pkcs8.toString('base64url').slice(-40));
     expect(JSON.stringify(row)).not.toContain(p256Pkcs8.toString('hex').slice(-40));
-    const right = KeyEncryptionKey.load(kek, dataDir);
+    const right = loadTrustKek(kek, dataDir);
     expect(right.decrypt(row.secp256k1_private, `${key.keyId}:secp256k1`)).toHaveLength(32);
     expect(() => right.decrypt(row.secp256k1_private, 'key_other:secp256k1')).toThrow();
-    const wrong = KeyEncryptionKey.load(randomBytes(32).toString('hex'), dataDir);
+    const wrong = loadTrustKek(randomBytes(32).toString('hex'), dataDir);
     expect(() => wrong.decrypt(row.secp256k1_private, `${key.keyId}:secp256k1`)).toThrow();
   });
 
@@ -119,19 +119,10 @@ describeEachDatabase('the trust domain', (target) => {
 });
 
 describe('the key-encryption key', () => {
-  it('is generated once into a 0600 file on the embedded default', () => {
+  it('is generated once into <XV_DATA_DIR>/trust-kek (0600) on the embedded default', () => {
     const dir = tempDir();
-    const first = KeyEncryptionKey.load(undefined, dir);
+    const sealed = loadTrustKek(undefined, dir).encrypt(Buffer.from('secret'), 'ctx');
     expect(statSync(join(dir, KEK_FILE)).mode & 0o777).toBe(0o600);
-    const sealed = first.encrypt(Buffer.from('secret'), 'ctx');
-    expect(KeyEncryptionKey.load(undefined, dir).decrypt(sealed, 'ctx').toString()).toBe('secret');
-  });
-
-  it('accepts 64 hex digits or base64url from XV_TRUST_KEK', () => {
-    const bytes = randomBytes(32);
-    const sealed = KeyEncryptionKey.load(bytes.toString('hex'), tempDir()).encrypt(Buffer.from('x'), 'c');
-    expect(
-      KeyEncryptionKey.load(bytes.toString('base64url'), tempDir()).decrypt(sealed, 'c').toString(),
-    ).toBe('x');
+    expect(loadTrustKek(undefined, dir).decrypt(sealed, 'ctx').toString()).toBe('secret');
   });
 });

@@ -13,11 +13,10 @@ import {
   generateKeyPairSync,
   type KeyObject,
 } from 'node:crypto';
-import { newId } from '@xv/platform';
+import { type KeyEncryptionKey, newId } from '@xv/platform';
 import type { Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import type { IssuerKeysTable, TrustDb } from '../db.js';
-import type { KeyEncryptionKey } from './kek.js';
 
 export interface P256PublicJwk {
   kty: 'EC';
