@@ -19,7 +19,7 @@ import { migrate, newId, openDatabase } from '@xv/platform';
 import { trustService } from '@xv/trust';
 import { hashContent } from '../services/trust/src/crypto/canonical.js';
 import type { TrustDb } from '../services/trust/src/db.js';
-import { KeyEncryptionKey } from '../services/trust/src/keys/kek.js';
+import { loadTrustKek } from '../services/trust/src/keys/kek.js';
 import { Keyring } from '../services/trust/src/keys/keyring.js';
 import { migrations } from '../services/trust/src/migrations/index.js';
 import { CLAIM_TYPE, type Claim, signManifest } from '../services/trust/src/seal/manifest.js';
@@ -38,7 +38,7 @@ async function signingMeter() {
   const dataDir = mkdtempSync(join(tmpdir(), 'xv-bench-trust-sign-'));
   const database = await openDatabase({ service: 'trust', dataDir });
   await migrate(database, migrations);
-  const keyring = new Keyring(database.kysely as TrustDb, KeyEncryptionKey.load(undefined, dataDir));
+  const keyring = new Keyring(database.kysely as TrustDb, loadTrustKek(undefined, dataDir));
   const key = await keyring.signingKey({ orgId: 'org_demo', did: 'did:web:bench:demo' });
   const body = JSON.parse(BODY);
   return {
