@@ -9,7 +9,6 @@
 import { createLogger, type Database, loadSettings, migrate, openDatabase } from '@xv/platform';
 import { tempDir } from '@xv/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Caller } from '../src/caller.js';
 import type { KnowledgeDatabase } from '../src/db.js';
 import { DocumentStore } from '../src/documents/documents.js';
 import { contentHash } from '../src/documents/hash.js';
@@ -17,16 +16,10 @@ import { migrations } from '../src/migrations/index.js';
 import { openKnowledgeIndex, type SearchTuning } from '../src/open-index.js';
 import { loadVectorExtension, type SqliteVecIndex } from '../src/search/vector-index.js';
 import { knowledgeSettings } from '../src/settings.js';
+import { approveThroughDomain, domainCaller } from './helpers.js';
 
 const ORG = 'org_big';
-const person = (userId: string): Caller => ({
-  userId,
-  email: `${userId}@example.test`,
-  orgId: ORG,
-  via: 'session',
-  scopes: ['sync'],
-  permissions: ['review:decide'],
-});
+const person = (userId: string) => domainCaller(userId, ORG);
 
 const TOPICS = [
   'Travel: book economy class for flights under six hours and keep the boarding pass.',
@@ -72,11 +65,8 @@ async function instance(dataDir: string, tuning: SearchTuning = {}, env: Record<
   return result;
 }
 
-async function approve(at: Instance, path: string, content: string) {
-  const { docId } = await at.store.push(person('usr_maker'), { path, content, hash: contentHash(content) });
-  await at.store.submit(person('usr_maker'), docId);
-  await at.store.decide(person('usr_checker'), docId, 'approve');
-  return docId;
+function approve(at: Instance, path: string, content: string) {
+  return approveThroughDomain(at.store, ORG, path, content);
 }
 
 async function retire(at: Instance, path: string) {

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { createUser, type SignedIn, signUp, startIdentity } from '@xv/identity/testing';
 import { createLogger, loadSettings, migrate, openDatabase } from '@xv/platform';
 import type { DatabaseTarget, RunningService } from '@xv/platform/testing';
+import type { Caller } from '../src/caller.js';
 import type { KnowledgeDatabase } from '../src/db.js';
 import { DocumentStore } from '../src/documents/documents.js';
 import { contentHash } from '../src/documents/hash.js';
@@ -137,6 +138,33 @@ export function search(world: World, token: string, query: string, topK?: number
   return withToken(world.kb, token, '/api/ai/search', { query, ...(topK === undefined ? {} : { topK }) });
 }
 
+/** A caller as the domain sees one, for tests that skip HTTP: a reviewer of `orgId` holding `sync`. */
+export const domainCaller = (userId: string, orgId: string): Caller => ({
+  userId,
+  email: `${userId}@example.test`,
+  orgId,
+  via: 'session',
+  scopes: ['sync'],
+  permissions: ['review:decide'],
+});
+
+/** Pushes, submits and approves a document through the domain: `usr_maker` makes it, `usr_checker` approves. */
+export async function approveThroughDomain(
+  store: DocumentStore,
+  orgId: string,
+  path: string,
+  content: string,
+) {
+  const { docId } = await store.push(domainCaller('usr_maker', orgId), {
+    path,
+    content,
+    hash: contentHash(content),
+  });
+  await store.submit(domainCaller('usr_maker', orgId), docId);
+  await store.decide(domainCaller('usr_checker', orgId), docId, 'approve');
+  return docId;
+}
+
 /**
  * Approves one document straight through the domain (no HTTP, no identity), in
  * the SQLite database of `dataDir`, then closes it: a database with vectors in it
@@ -156,17 +184,6 @@ export async function approveDirectly(
     loadSettings(knowledgeSettings, env),
     createLogger('kb', 'silent'),
   );
-  const store = new DocumentStore(knowledge, index);
-  const person = (userId: string) => ({
-    userId,
-    email: `${userId}@x.test`,
-    orgId: 'org_x',
-    via: 'session' as const,
-    scopes: [],
-    permissions: ['review:decide'],
-  });
-  const { docId } = await store.push(person('usr_a'), { ...document, hash: contentHash(document.content) });
-  await store.submit(person('usr_a'), docId);
-  await store.decide(person('usr_b'), docId, 'approve');
+  await approveThroughDomain(new DocumentStore(knowledge, index), 'org_x', document.path, document.content);
   await database.close();
 }

@@ -9,15 +9,14 @@
 import { createLogger, type Database, loadSettings, migrate, openDatabase } from '@xv/platform';
 import { tempDir } from '@xv/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Caller } from '../src/caller.js';
 import type { KnowledgeDatabase } from '../src/db.js';
 import { DocumentStore } from '../src/documents/documents.js';
-import { contentHash } from '../src/documents/hash.js';
 import { migrations } from '../src/migrations/index.js';
 import { openKnowledgeIndex, type SearchTuning } from '../src/open-index.js';
 import type { KnowledgeIndex } from '../src/search/knowledge-index.js';
 import { loadVectorExtension } from '../src/search/vector-index.js';
 import { knowledgeSettings } from '../src/settings.js';
+import { approveThroughDomain } from './helpers.js';
 
 const BIG = 'org_big';
 const SMALL = 'org_small';
@@ -41,19 +40,8 @@ async function setUp(tuning: SearchTuning = {}) {
     tuning,
   );
   const store = new DocumentStore(database, index);
-  const approve = async (orgId: string, path: string, content: string) => {
-    const person = (userId: string): Caller => ({
-      userId,
-      email: `${userId}@example.test`,
-      orgId,
-      via: 'session',
-      scopes: ['sync'],
-      permissions: ['review:decide'],
-    });
-    const { docId } = await store.push(person('usr_maker'), { path, content, hash: contentHash(content) });
-    await store.submit(person('usr_maker'), docId);
-    await store.decide(person('usr_checker'), docId, 'approve');
-  };
+  const approve = (orgId: string, path: string, content: string) =>
+    approveThroughDomain(store, orgId, path, content);
   return { database, index, approve };
 }
 

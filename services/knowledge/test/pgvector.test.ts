@@ -6,14 +6,13 @@
  */
 import { createLogger, type Database, loadSettings, migrate } from '@xv/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../src/caller.js';
 import { DocumentStore } from '../src/documents/documents.js';
-import { contentHash } from '../src/documents/hash.js';
 import { migrations } from '../src/migrations/index.js';
 import { openKnowledgeIndex } from '../src/open-index.js';
 import type { KnowledgeIndex } from '../src/search/knowledge-index.js';
 import { ScanIndex } from '../src/search/vector-index.js';
 import { knowledgeSettings } from '../src/settings.js';
+import { approveThroughDomain } from './helpers.js';
 import { openPgliteDatabase } from './pglite.js';
 
 const config = loadSettings(knowledgeSettings, {});
@@ -23,24 +22,8 @@ describe('pgvector backend (PGlite)', () => {
   let database: Awaited<ReturnType<typeof openPgliteDatabase>>;
   let index: KnowledgeIndex;
 
-  const person = (userId: string, orgId: string): Caller => ({
-    userId,
-    email: `${userId}@example.test`,
-    orgId,
-    via: 'session',
-    scopes: ['sync'],
-    permissions: ['review:decide'],
-  });
-  const approve = async (orgId: string, path: string, content: string) => {
-    const documents = new DocumentStore(database, index);
-    const { docId } = await documents.push(person('usr_maker', orgId), {
-      path,
-      content,
-      hash: contentHash(content),
-    });
-    await documents.submit(person('usr_maker', orgId), docId);
-    await documents.decide(person('usr_checker', orgId), docId, 'approve');
-  };
+  const approve = (orgId: string, path: string, content: string) =>
+    approveThroughDomain(new DocumentStore(database, index), orgId, path, content);
 
   beforeAll(async () => {
     database = await openPgliteDatabase();

@@ -21,25 +21,16 @@
 import { createLogger, type Database, loadSettings, migrate, openDatabase } from '@xv/platform';
 import { tempDir } from '@xv/platform/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../src/caller.js';
 import type { KnowledgeDatabase } from '../src/db.js';
 import { DocumentStore } from '../src/documents/documents.js';
-import { contentHash } from '../src/documents/hash.js';
 import { migrations } from '../src/migrations/index.js';
 import { openKnowledgeIndex, type SearchTuning } from '../src/open-index.js';
 import type { KnowledgeIndex, RetrievalMode } from '../src/search/knowledge-index.js';
 import { knowledgeSettings } from '../src/settings.js';
 import { documents, questions } from './fixtures/business-corpus.js';
+import { approveThroughDomain } from './helpers.js';
 
 const ORG = 'org_quality';
-const caller = (userId: string): Caller => ({
-  userId,
-  email: `${userId}@example.test`,
-  orgId: ORG,
-  via: 'session',
-  scopes: ['sync'],
-  permissions: ['review:decide'],
-});
 
 interface Quality {
   recallAt5: number;
@@ -86,12 +77,8 @@ describe('retrieval quality', () => {
       openKnowledgeIndex(database, loadSettings(knowledgeSettings, {}), createLogger('kb', 'silent'), tuning);
     const index = await open();
     const store = new DocumentStore(database, index);
-    for (const doc of documents) {
-      const { docId } = await store.push(caller('usr_maker'), { ...doc, hash: contentHash(doc.content) });
-      await store.submit(caller('usr_maker'), docId);
-      await store.decide(caller('usr_checker'), docId, 'approve');
-      docIdOf.set(doc.path, docId);
-    }
+    for (const doc of documents)
+      docIdOf.set(doc.path, await approveThroughDomain(store, ORG, doc.path, doc.content));
     results = await measure(index);
     large = await measure(await open(LARGE_ORGANIZATION_PATHS));
     process.stdout.write(
