@@ -10,6 +10,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/mfa/totp.js';
 import { identityService } from '../src/service.js';
+import { createUser, signUp } from '../src/testing.js';
+import { email } from './helpers.js';
 
 describe.runIf(hasChromium())('a person in the browser', () => {
   let browser: Browser;
@@ -106,5 +108,51 @@ describe.runIf(hasChromium())('a person in the browser', () => {
       user: { email },
       amr: expect.arrayContaining(['pwd', 'otp', 'hwk', 'mfa']),
     });
+  });
+
+  it("an admin changes a member's role and removes them on the account page; the last admin stays", {
+    timeout: 60_000,
+  }, async () => {
+    const admin = await signUp(base, {
+      email: email('owner'),
+      password: 'secret1',
+      name: 'Ola',
+      orgName: 'Roles Inc',
+    });
+    const member = await createUser(base, admin.cookie, {
+      email: email('member'),
+      password: 'secret1',
+      name: 'Mia',
+      role: 'member',
+    });
+    const context = await browser.newContext();
+    const [name, value] = admin.cookie.split(';')[0]!.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: base }]);
+    const page = await context.newPage();
+    await page.goto(`${base}/account`);
+
+    const roleOf = (person: string) => page.getByLabel(`Role of ${person}`);
+    const rolesOnServer = async () => {
+      const response = await fetch(`${base}/api/org/members`, { headers: { cookie: admin.cookie } });
+      const { members } = (await response.json()) as { members: { name: string; role: string }[] };
+      return Object.fromEntries(members.map((m) => [m.name, m.role]));
+    };
+    // A change the server accepts reloads the page, which then shows the stored role.
+    await Promise.all([page.waitForEvent('load'), roleOf('Mia').selectOption('reviewer')]);
+    await expect(rolesOnServer()).resolves.toEqual({ Ola: 'admin', Mia: 'reviewer' });
+    await expect(roleOf('Mia').inputValue()).resolves.toBe('reviewer');
+
+    // Demoting the only admin is refused: the message shows and the select goes back.
+    await roleOf('Ola').selectOption('member');
+    await expect.poll(() => page.locator('#member-status').textContent()).toMatch(/needs an administrator/);
+    await expect(roleOf('Ola').inputValue()).resolves.toBe('admin');
+
+    await page
+      .locator('li', { hasText: member.session.user.email })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await expect.poll(rolesOnServer).toEqual({ Ola: 'admin' });
+    await expect.poll(() => roleOf('Mia').count()).toBe(0);
+    await context.close();
   });
 });
