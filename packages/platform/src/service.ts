@@ -59,6 +59,20 @@ export interface BuiltService<Own = unknown> {
   close(): Promise<void>;
 }
 
+/**
+ * The service's own database as its settings name it (URL, schema, pool size): what
+ * the service opens, and what operator commands open when they work on it directly.
+ */
+export function openServiceDatabase(settings: PlatformSettings): Promise<Database> {
+  return openDatabase({
+    service: settings.service,
+    url: settings.serviceDatabaseUrl,
+    dataDir: settings.dataDir,
+    schema: settings.databaseSchema,
+    poolSize: settings.databasePoolSize,
+  });
+}
+
 export async function buildService<S extends SettingsSpec>(
   definition: ServiceDefinition<S>,
   options: BuildOptions = {},
@@ -67,15 +81,7 @@ export async function buildService<S extends SettingsSpec>(
   const settings = loadPlatformSettings(definition.name, env);
   const config = loadSettings(definition.settings ?? ({} as S), env);
   const logger = options.logger ?? createLogger(definition.name, settings.logLevel);
-  const database =
-    options.database ??
-    (await openDatabase({
-      service: definition.name,
-      url: settings.serviceDatabaseUrl,
-      dataDir: settings.dataDir,
-      schema: settings.databaseSchema,
-      poolSize: settings.databasePoolSize,
-    }));
+  const database = options.database ?? (await openServiceDatabase(settings));
   const closers: (() => unknown)[] = [];
   if (!options.database) closers.push(() => database.close());
   const close = async () => {

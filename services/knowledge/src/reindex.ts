@@ -6,7 +6,7 @@
  * service), so it works whether or not the service is running; a running
  * service sees the new index at its next search.
  */
-import { createLogger, loadPlatformSettings, loadSettings, migrate, openDatabase } from '@xv/platform';
+import { createLogger, loadPlatformSettings, loadSettings, migrate, openServiceDatabase } from '@xv/platform';
 import type { KnowledgeDatabase } from './db.js';
 import { migrations } from './migrations/index.js';
 import { openKnowledgeIndex } from './open-index.js';
@@ -16,13 +16,8 @@ import { knowledgeSettings } from './settings.js';
 type Env = Record<string, string | undefined>;
 
 export async function reindexKnowledgeBase(env: Env = process.env) {
-  const settings = loadPlatformSettings('knowledge', env);
   const config = loadSettings(knowledgeSettings, env);
-  const database = await openDatabase({
-    service: 'knowledge',
-    url: settings.serviceDatabaseUrl,
-    dataDir: settings.dataDir,
-  });
+  const database = await openServiceDatabase(loadPlatformSettings('knowledge', env));
   try {
     loadVectorExtension(database);
     await migrate(database, migrations);

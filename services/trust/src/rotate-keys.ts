@@ -11,7 +11,7 @@
  * `XV_TRUST_DATABASE_URL` / `DATABASE_URL`, `XV_IDENTITY_URL`).
  */
 import { pathToFileURL } from 'node:url';
-import { loadPlatformSettings, loadSettings, migrate, openDatabase } from '@xv/platform';
+import { loadPlatformSettings, loadSettings, migrate, openServiceDatabase } from '@xv/platform';
 import type { TrustDb } from './db.js';
 import { IssuerDirectory } from './issuers/directory.js';
 import { loadTrustKek } from './keys/kek.js';
@@ -27,11 +27,7 @@ export async function rotateIssuerKeys(
 ): Promise<{ retired: string | null; active: IssuerKey }> {
   const settings = loadPlatformSettings('trust', env);
   const config = loadSettings(trustSettings, env);
-  const database = await openDatabase({
-    service: 'trust',
-    url: settings.serviceDatabaseUrl,
-    dataDir: settings.dataDir,
-  });
+  const database = await openServiceDatabase(settings);
   try {
     await migrate(database, migrations);
     const keyring = new Keyring(database.kysely as TrustDb, loadTrustKek(config.kek, settings.dataDir));

@@ -12,7 +12,7 @@
  *                                    a service client; without --org it covers every
  *                                    organization of the realm. Prints the token once.
  */
-import { type Database, loadPlatformSettings, migrate, openDatabase } from '@xv/platform';
+import { type Database, loadPlatformSettings, migrate, openServiceDatabase } from '@xv/platform';
 import { UsageError } from '../launcher/start.js';
 import { type Env, type Out, option } from './args.js';
 
@@ -25,12 +25,7 @@ export async function withIdentityDatabase<T>(
 ) {
   // Loaded on demand: the rest of the CLI (e.g. `xv start`) does not need the identity service in memory.
   const identity = await import('@xv/identity');
-  const settings = loadPlatformSettings('identity', env);
-  const database = await openDatabase({
-    service: 'identity',
-    url: settings.serviceDatabaseUrl,
-    dataDir: settings.dataDir,
-  });
+  const database = await openServiceDatabase(loadPlatformSettings('identity', env));
   try {
     await migrate(database, identity.migrations);
     return await work(database, identity);
