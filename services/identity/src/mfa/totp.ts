@@ -37,7 +37,10 @@ export async function sealPlaintextTotpSecrets(db: IdentityDb, kek: KeyEncryptio
   const rows = await db
     .selectFrom('users')
     .select(['id', 'totp_secret', 'totp_pending_secret'])
-    .where((eb) => eb.or([eb('totp_secret', 'is not', null), eb('totp_pending_secret', 'is not', null)]))
+    // Only rows still holding a plaintext secret: this runs at every start. (NULL is never NOT LIKE.)
+    .where((eb) =>
+      eb.or([eb('totp_secret', 'not like', 'v1.%'), eb('totp_pending_secret', 'not like', 'v1.%')]),
+    )
     .execute();
   const seal = (userId: string, value: string | null) =>
     value === null || KeyEncryptionKey.isCiphertext(value) ? value : sealTotpSecret(kek, userId, value);
@@ -45,7 +48,6 @@ export async function sealPlaintextTotpSecrets(db: IdentityDb, kek: KeyEncryptio
   for (const row of rows) {
     const totpSecret = seal(row.id, row.totp_secret);
     const pendingSecret = seal(row.id, row.totp_pending_secret);
-    if (totpSecret === row.totp_secret && pendingSecret === row.totp_pending_secret) continue;
     // Compare-and-set: another instance sealing the same row at once leaves one consistent value.
     await db
       .updateTable('users')
