@@ -66,7 +66,7 @@ describe.runIf(hasChromium())('a person in the browser', () => {
     expect(await page.locator('#totp-qr svg').count()).toBe(1);
     await page.getByLabel('Code from the app').fill(totpCode(secret));
     await page.getByRole('button', { name: 'Turn on' }).click();
-    await expect.poll(() => page.locator('#recovery-codes li').count()).toBe(10);
+    await expect.poll(() => page.locator('#recovery-codes li').count(), { timeout: 10_000 }).toBe(10);
 
     await page.getByRole('button', { name: 'Sign out of every XV site' }).click();
     await page.waitForURL(`${base}/login`);
@@ -144,15 +144,17 @@ describe.runIf(hasChromium())('a person in the browser', () => {
 
     // Demoting the only admin is refused: the message shows and the select goes back.
     await roleOf('Ola').selectOption('member');
-    await expect.poll(() => page.locator('#member-status').textContent()).toMatch(/needs an administrator/);
+    await expect
+      .poll(() => page.locator('#member-status').textContent(), { timeout: 10_000 })
+      .toMatch(/needs an administrator/);
     await expect(roleOf('Ola').inputValue()).resolves.toBe('admin');
 
     await page
       .locator('li', { hasText: member.session.user.email })
       .getByRole('button', { name: 'Remove' })
       .click();
-    await expect.poll(rolesOnServer).toEqual({ Ola: 'admin' });
-    await expect.poll(() => roleOf('Mia').count()).toBe(0);
+    await expect.poll(rolesOnServer, { timeout: 10_000 }).toEqual({ Ola: 'admin' });
+    await expect.poll(() => roleOf('Mia').count(), { timeout: 10_000 }).toBe(0);
     await context.close();
   });
 });
