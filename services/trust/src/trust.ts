@@ -10,6 +10,7 @@ import { Attestations } from './attestations/attestations.js';
 import type { EasDomainConfig } from './attestations/eas.js';
 import type { TrustDb } from './db.js';
 import { IssuerDirectory } from './issuers/directory.js';
+import { PublishedKeys } from './issuers/published-keys.js';
 import { loadTrustKek } from './keys/kek.js';
 import { Keyring } from './keys/keyring.js';
 import { Receipts } from './seal/receipts.js';
@@ -38,9 +39,11 @@ export function createTrust(o: TrustOptions) {
   const keyring = new Keyring(db, loadTrustKek(o.kek, o.dataDir));
   const signing = new SigningPool({ threads: o.signingThreads });
   const directory = new IssuerDirectory({ identityUrl: o.identityUrl, trustUrl: o.trustUrl, demo: o.demo });
+  const publishedKeys = new PublishedKeys(keyring, o.demo);
   const receipts = new Receipts({
     db,
     keyring,
+    publishedKeys,
     signer: signing.sign,
     directory,
     relayer: new RelayerClient(o.relayer),
@@ -48,6 +51,6 @@ export function createTrust(o: TrustOptions) {
     trustUrl: o.trustUrl,
     inputLimitBytes: o.inputLimitBytes,
   });
-  const attestations = new Attestations({ db, keyring, trustUrl: o.trustUrl, eas: o.eas });
-  return { keyring, directory, receipts, attestations, close: () => signing.close() };
+  const attestations = new Attestations({ db, keyring, publishedKeys, trustUrl: o.trustUrl, eas: o.eas });
+  return { keyring, publishedKeys, directory, receipts, attestations, close: () => signing.close() };
 }

@@ -10,6 +10,7 @@ import { describeEachDatabase, tempDir } from '@xv/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrustDb } from '../src/db.js';
 import { KEK_FILE, loadTrustKek } from '../src/keys/kek.js';
+import { Keyring, ROTATION_GRACE_MS } from '../src/keys/keyring.js';
 import { migrations } from '../src/migrations/index.js';
 import { createTrust, type Trust } from '../src/trust.js';
 
@@ -109,6 +110,30 @@ describeEachDatabase('the trust domain', (target) => {
     ]);
     expect((await trust.receipts.verifyReceipt(before.receiptId)).status).toBe('valid');
     expect((await trust.receipts.verifyReceipt(after.receiptId)).status).toBe('valid');
+  });
+
+  it('still verifies what another instance sealed with its cached key just after a rotation', async () => {
+    const issuer = { ...ISSUER, orgId: 'org_000000000000000000000grace' };
+    await trust.receipts.seal({ issuer, authLevel: 'AAL1', modelId: 'm', output: 'o', tier: 1 });
+    // Another instance (the operator command) rotates; this one keeps its active key a few seconds.
+    const operator = new Keyring(database.kysely as TrustDb, loadTrustKek(kek, dataDir));
+    const { retired } = await operator.rotate(issuer);
+    const sealed = await trust.receipts.seal({
+      issuer,
+      authLevel: 'AAL1',
+      modelId: 'm',
+      output: 'o',
+      tier: 1,
+    });
+    expect(sealed.keyId).toBe(retired);
+    expect(await trust.receipts.verifyReceipt(sealed.receiptId)).toMatchObject({
+      status: 'valid',
+      valid: true,
+    });
+    const key = (await trust.keyring.all()).find((k) => k.keyId === retired)!;
+    expect(key.status).toBe('retired');
+    expect(key.retiredAt! - Date.now()).toBeGreaterThan(0);
+    expect(key.retiredAt! - Date.now()).toBeLessThanOrEqual(ROTATION_GRACE_MS);
   });
 
   it('creates one key when two first seals of an organization race', async () => {

@@ -16,8 +16,11 @@ export interface TrustStack {
   identityDatabase: Database | undefined;
   trust: RunningService;
   trustDatabase: Database;
-  /** Starts another trust service (other settings) on the same chain, relayer and identity. */
-  startTrust(env?: Record<string, string>): Promise<RunningService>;
+  /**
+   * Starts another trust service (other settings) on the same chain, relayer and identity;
+   * on a fresh database unless one is given (e.g. `trustDatabase`, for a second instance).
+   */
+  startTrust(env?: Record<string, string>, database?: Database): Promise<RunningService>;
 }
 
 export async function startTrustStack(
@@ -49,7 +52,7 @@ export async function startTrustStack(
     identityDatabase,
     trust,
     trustDatabase,
-    startTrust: (env) => startTrust(env),
+    startTrust,
   };
 }
 

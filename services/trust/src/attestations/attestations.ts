@@ -1,7 +1,8 @@
 /**
  * @module attestations/attestations
- * Issuing an attestation for an organization and reading one back (with its
- * signature checked against the issuer key that made it).
+ * Issuing an attestation for an organization and reading one back, checked by the
+ * rule of every verification: the EIP-712 signature recovers to the address of a key
+ * the organization published, and the attestation is dated inside that key's window.
  */
 import { newId } from '@xv/platform';
 import { type Hex, verifyTypedData } from 'viem';
@@ -9,6 +10,12 @@ import { contentBytes, sha256, taggedHash } from '../crypto/canonical.js';
 import type { TrustDb } from '../db.js';
 import { errors } from '../errors.js';
 import type { Issuer } from '../issuers/directory.js';
+import {
+  type OutsideValidity,
+  outsideValidity,
+  type PublishedKeys,
+  type UnpublishedKey,
+} from '../issuers/published-keys.js';
 import type { Keyring } from '../keys/keyring.js';
 import { type EasDomainConfig, type SignedOffchainAttestation, signOffchainAttestation } from './eas.js';
 
@@ -23,9 +30,25 @@ export interface AttestationResult {
   attestation: SignedOffchainAttestation;
 }
 
+export interface AttestationVerification {
+  /** The signature holds, and is the named issuer's within its key's validity window. */
+  valid: boolean;
+  /** The EIP-712 signature recovers to the stored attester address. */
+  signatureValid: boolean;
+  /** The attester address is that of a key the issuer published, valid at the attestation's time. */
+  issuerVerified: boolean;
+  reason?: 'bad_signature' | UnpublishedKey | OutsideValidity;
+}
+
 export class Attestations {
   constructor(
-    private readonly o: { db: TrustDb; keyring: Keyring; eas: EasDomainConfig; trustUrl: string },
+    private readonly o: {
+      db: TrustDb;
+      keyring: Keyring;
+      publishedKeys: PublishedKeys;
+      eas: EasDomainConfig;
+      trustUrl: string;
+    },
   ) {}
 
   async issue(
@@ -90,6 +113,26 @@ export class Attestations {
       },
       signature: `${r}${s.slice(2)}${v.toString(16).padStart(2, '0')}` as Hex,
     }).catch(() => false);
-    return { row, attestation, signatureValid };
+    return { row, attestation, ...(await this.issuerCheck(row, attestation, signatureValid)) };
+  }
+
+  private async issuerCheck(
+    row: { org_id: string; key_id: string; attester: string },
+    attestation: SignedOffchainAttestation,
+    signatureValid: boolean,
+  ): Promise<AttestationVerification> {
+    const found = await this.o.publishedKeys.find(row.org_id, row.key_id);
+    let reason: AttestationVerification['reason'];
+    if ('unpublished' in found) reason = found.unpublished;
+    else if (found.key.ethAddress.toLowerCase() !== row.attester.toLowerCase()) reason = 'unknown_issuer_key';
+    else reason = outsideValidity(found.key, attestation.message.time * 1000) ?? undefined;
+    if (!signatureValid) reason = 'bad_signature';
+    const issuerVerified = reason === undefined;
+    return {
+      valid: issuerVerified,
+      signatureValid,
+      issuerVerified,
+      ...(reason ? { reason } : {}),
+    };
   }
 }

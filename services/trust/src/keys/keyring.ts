@@ -2,7 +2,8 @@
  * @module keys/keyring
  * Issuer keys: each organization signs with a P-256 key and a secp256k1 key,
  * generated together on first use. Rotation retires the active pair (it stays
- * published, so old receipts keep verifying) and the next use creates a new one.
+ * published, so old receipts keep verifying, but nothing dated after its retirement
+ * does) and the next use creates a new one.
  * Decrypted keys are kept in memory by key id (and copied, in memory, to the signing
  * threads: seal/signing-pool.ts); a key id never changes content.
  */
@@ -46,6 +47,13 @@ export interface SigningKey extends IssuerKey {
 /** How long the active key of an organization is reused before the database is asked again. */
 const ACTIVE_KEY_TTL_MS = 5000;
 
+/**
+ * A retired key stays valid this long after the rotation: other instances keep signing
+ * with it until their cached active key expires (ACTIVE_KEY_TTL_MS), and their clocks
+ * may run a little ahead. Proofs dated later than `retiredAt` are refused.
+ */
+export const ROTATION_GRACE_MS = ACTIVE_KEY_TTL_MS + 25_000;
+
 export class Keyring {
   private readonly unlocked = new Map<string, SigningKey>();
   private readonly active = new Map<string, { keyId: string; expires: number }>();
@@ -77,6 +85,17 @@ export class Keyring {
       .where('key_id', '=', keyId)
       .executeTakeFirst();
     return row && toIssuerKey(row);
+  }
+
+  /** Whether the organization has any key, active or retired. */
+  async hasKeys(orgId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('issuer_keys')
+      .select('key_id')
+      .where('org_id', '=', orgId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Every published key: active ones and retired ones. */
@@ -112,7 +131,7 @@ export class Keyring {
     if (current)
       await this.db
         .updateTable('issuer_keys')
-        .set({ status: 'retired', retired_at: Date.now() })
+        .set({ status: 'retired', retired_at: Date.now() + ROTATION_GRACE_MS })
         .where('key_id', '=', current.key_id)
         .where('status', '=', 'active')
         .execute();

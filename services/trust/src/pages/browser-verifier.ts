@@ -5,14 +5,24 @@
  * RFC 8785 canonicalisation, SHA-256 and P-256 through WebCrypto, and a small
  * Keccak-256 and secp256k1 public-key recovery (BigInt) for the EIP-191 signature.
  *
- * `xvVerifyProof(proofText, jwks)` resolves to
- * `{ status, integrity, manifestHash, issuer, checks, reason? }`, the same words
- * the server's `POST /api/verify` uses.
+ * `XV.verifyProof(proofText, jwks)` resolves to
+ * `{ status, valid, signatureValid, issuerVerified, integrity, manifestHash, issuer,
+ * checks, reason? }`, by the server's rule (`seal/verify.ts`): both signatures must
+ * check against the key set entry the claim names, published under the organization
+ * the claim names, and the claim's date must fall inside that key's window.
+ * `XV.explain(result)` says the verdict in the words of the server's pages.
  */
+import { DEMO_ISSUER_ID } from '../issuers/directory.js';
+import { KEY_CLOCK_SKEW_MS } from '../issuers/published-keys.js';
+import { REASON_WORDS, VALID_WORDS } from './verdict-words.js';
 
 export const VERIFIER_CORE = String.raw`
 'use strict';
 const XV = (() => {
+  const DEMO_ISSUER_ID = ${JSON.stringify(DEMO_ISSUER_ID)};
+  const KEY_CLOCK_SKEW_MS = ${KEY_CLOCK_SKEW_MS};
+  const VALID_WORDS = ${JSON.stringify(VALID_WORDS)};
+  const REASON_WORDS = ${JSON.stringify(REASON_WORDS)};
   const M64 = (1n << 64n) - 1n;
   const RC = [0x1n, 0x8082n, 0x800000000000808an, 0x8000000080008000n, 0x808bn, 0x80000001n,
     0x8000000080008081n, 0x8000000000008009n, 0x8an, 0x88n, 0x80008009n, 0x8000000an, 0x8000808bn,
@@ -188,25 +198,45 @@ const XV = (() => {
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data));
     const manifestHash = 'sha256-' + hex(digest);
     const hashMatches = proof.manifestHash === undefined ? null : proof.manifestHash === manifestHash;
-    const entry = ((jwks && jwks.keys) || []).find((k) => k.kid === issuer.orgId && k.keyId === issuer.keyId);
-    const result = { manifestHash, issuer: { orgId: issuer.orgId ?? null, keyId: issuer.keyId ?? null } };
-    if (!entry)
-      return { ...result, status: 'invalid', integrity: hashMatches === false ? 'tampered' : 'unverified',
-        reason: 'unknown_issuer', checks: { manifestHash: hashMatches, p256Sig: false, ethSig: false } };
+    const orgKeys = ((jwks && jwks.keys) || []).filter((k) => k.kid === issuer.orgId);
+    const entry = orgKeys.find((k) => k.keyId === issuer.keyId);
+    const result = { manifestHash, issuer: { orgId: issuer.orgId ?? null, keyId: issuer.keyId ?? null }, claim };
+    const verdict = (integrity, signatureValid, reason, checks) => ({
+      ...result, status: reason ? 'invalid' : 'valid', valid: !reason, signatureValid, issuerVerified: !reason,
+      integrity, checks, ...(reason ? { reason } : {}),
+    });
+    if (!entry) {
+      const reason = issuer.orgId === DEMO_ISSUER_ID ? 'demo_issuer' : orgKeys.length > 0 ? 'unknown_issuer_key' : 'unknown_issuer';
+      return verdict(hashMatches === false ? 'tampered' : 'unverified', false, reason,
+        { manifestHash: hashMatches, p256Sig: false, ethSig: false });
+    }
+    // Both signatures against the same published entry.
     const checks = {
       manifestHash: hashMatches,
       p256Sig: await p256Valid(entry.jwk, data, proof.signatures.p256Sig),
       ethSig: ethValid(entry.ethAddress, digest, proof.signatures.ethSig),
     };
-    if (hashMatches === false || (!checks.p256Sig && !checks.ethSig))
-      return { ...result, status: 'invalid', integrity: 'tampered', reason: 'tampered', checks };
-    if (!checks.p256Sig || !checks.ethSig)
-      return { ...result, status: 'invalid', integrity: 'intact', reason: 'bad_signature', checks };
-    if (entry.retiredAt && !(Date.parse(claim.issuedAt) <= Date.parse(entry.retiredAt)))
-      return { ...result, status: 'invalid', integrity: 'intact', reason: 'key_retired', checks };
-    return { ...result, status: 'valid', integrity: 'intact', checks, claim };
+    if (hashMatches === false || (!checks.p256Sig && !checks.ethSig)) return verdict('tampered', false, 'tampered', checks);
+    if (!checks.p256Sig || !checks.ethSig) return verdict('intact', false, 'bad_signature', checks);
+    if (String(issuer.ethAddress).toLowerCase() !== String(entry.ethAddress).toLowerCase())
+      return verdict('intact', true, 'unknown_issuer_key', checks);
+    const at = Date.parse(claim.issuedAt);
+    if (Number.isNaN(at) || at < Date.parse(entry.createdAt) - KEY_CLOCK_SKEW_MS)
+      return verdict('intact', true, 'key_not_yet_valid', checks);
+    if ((entry.status === 'retired' && !entry.retiredAt) || (entry.retiredAt && at > Date.parse(entry.retiredAt)))
+      return verdict('intact', true, 'key_retired', checks);
+    return verdict('intact', true, undefined, checks);
   }
 
-  return { verifyProof, keccak256, recoverAddress, canonicalize };
+  /** The verdict in plain words, naming the organization the proof claims to come from. */
+  function explain(result) {
+    const claimed = result.claim && isObject(result.claim.issuer) ? result.claim.issuer : {};
+    const issuer = String(claimed.name || claimed.orgId || 'the issuer');
+    if (result.valid) return VALID_WORDS.split('{issuer}').join(issuer);
+    const words = REASON_WORDS[result.reason] || result.message || result.status;
+    return '✘ Not valid: ' + String(words).split('{issuer}').join(issuer);
+  }
+
+  return { verifyProof, explain, keccak256, recoverAddress, canonicalize };
 })();
 `;

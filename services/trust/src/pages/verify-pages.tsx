@@ -8,25 +8,17 @@ import { raw } from 'hono/html';
 import type { ReceiptVerification, ReceiptView } from '../seal/receipts.js';
 import { VERIFIER_CORE } from './browser-verifier.js';
 import { page } from './layout.js';
-
-const REASONS: Record<string, string> = {
-  tampered: 'The manifest was changed after it was sealed.',
-  bad_signature: 'A signature does not match the issuer key.',
-  unknown_issuer: 'The issuer key is not published here.',
-  key_retired: 'The claimed date is after the issuer key was retired.',
-};
+import { verdictWords } from './verdict-words.js';
 
 export function receiptPage(receipt: ReceiptView, result: ReceiptVerification): string {
-  const valid = result.status === 'valid';
+  const valid = result.valid;
   const anchor = result.anchor;
   return page(
     `Receipt ${receipt.receiptId}`,
     <>
       <h1>Seal receipt</h1>
       <p role="status" class={`verdict ${valid ? 'valid' : 'invalid'}`}>
-        {valid
-          ? '✔ Valid: the signatures match and the record is intact.'
-          : `✘ Not valid: ${REASONS[result.reason ?? ''] ?? result.message ?? result.status}`}
+        {verdictWords(result, result.issuer.orgName)}
       </p>
       <h2>Issuer</h2>
       <dl>
@@ -100,16 +92,17 @@ export function attestationPage(a: {
   digest: string;
   uid: string;
   attester: string;
-  signatureValid: boolean;
+  valid: boolean;
+  reason?: string;
 }): string {
   return page(
     `Attestation ${a.attestationId}`,
     <>
       <h1>Attestation</h1>
-      <p role="status" class={`verdict ${a.signatureValid ? 'valid' : 'invalid'}`}>
-        {a.signatureValid
-          ? '✔ Valid: the EIP-712 signature recovers to the issuer key.'
-          : '✘ Not valid: the signature does not match the issuer key.'}
+      <p role="status" class={`verdict ${a.valid ? 'valid' : 'invalid'}`}>
+        {a.valid
+          ? '✔ Valid: the EIP-712 signature recovers to a key the issuer published.'
+          : verdictWords(a, a.issuerId)}
       </p>
       <dl>
         <dt>Issuer</dt>
@@ -153,7 +146,6 @@ const DROP_UI = `
   const drop = document.getElementById('drop');
   const input = document.getElementById('proof-file');
   const out = document.getElementById('result');
-  const reasons = ${JSON.stringify(REASONS)};
   let jwks;
   const keys = async () => (jwks ??= await (await fetch('/api/keys/jwks', { credentials: 'omit' })).json());
   function row(dl, term, value) {
@@ -169,9 +161,7 @@ const DROP_UI = `
       out.replaceChildren();
       const verdict = document.createElement('p');
       verdict.dataset.status = result.status;
-      verdict.textContent = result.status === 'valid'
-        ? '✔ Valid: the signatures match and the record is intact.'
-        : '✘ Not valid: ' + (reasons[result.reason] || result.message || result.status);
+      verdict.textContent = XV.explain(result);
       out.className = 'verdict ' + (result.status === 'valid' ? 'valid' : 'invalid');
       out.append(verdict);
       if (result.manifestHash) {

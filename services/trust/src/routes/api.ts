@@ -30,7 +30,7 @@ import type { Attestations } from '../attestations/attestations.js';
 import { assertJsonDepth } from '../crypto/canonical.js';
 import { errors } from '../errors.js';
 import type { Issuer, IssuerDirectory } from '../issuers/directory.js';
-import type { Keyring } from '../keys/keyring.js';
+import type { PublishedKeys } from '../issuers/published-keys.js';
 import { MAX_TIER, needsStepUp } from '../seal/policy.js';
 import type { Receipts } from '../seal/receipts.js';
 import { asP256Jwk } from '../seal/verify.js';
@@ -39,7 +39,7 @@ export interface ApiOptions {
   ctx: ServiceContext;
   receipts: Receipts;
   attestations: Attestations;
-  keyring: Keyring;
+  publishedKeys: PublishedKeys;
   directory: IssuerDirectory;
   guard: AuthGuard;
   demo: boolean;
@@ -90,6 +90,9 @@ const Receipt = z
 const Verification = z
   .object({
     status: z.string(),
+    valid: z.boolean(),
+    signatureValid: z.boolean(),
+    issuerVerified: z.boolean(),
     integrity: z.string(),
     manifestHash: z.string(),
     issuer: Loose,
@@ -196,7 +199,7 @@ const KeyEntry = z
 const jwksRoute = createRoute({
   method: 'get',
   path: '/api/keys/jwks',
-  summary: 'Issuer public keys (active and retired)',
+  summary: 'Issuer public keys (active and retired; the demo issuer only in demo mode)',
   responses: { 200: json('The issuer key set', z.object({ keys: z.array(KeyEntry) })) },
 });
 
@@ -225,7 +228,7 @@ const attestationGetRoute = createRoute({
 });
 
 export function registerApi(app: App, o: ApiOptions) {
-  const { ctx, receipts, attestations, keyring, directory } = o;
+  const { ctx, receipts, attestations, publishedKeys, directory } = o;
   const { sharedDomain } = ctx.settings;
   const identityUrl = ctx.settings.services.identity.url;
   const trustUrl = ctx.settings.services.trust.url;
@@ -315,7 +318,7 @@ export function registerApi(app: App, o: ApiOptions) {
   });
 
   app.openapi(jwksRoute, async (c) => {
-    const keys = await keyring.all();
+    const keys = await publishedKeys.all();
     c.header('Cache-Control', 'public, max-age=60');
     return c.json(
       {
@@ -346,7 +349,9 @@ export function registerApi(app: App, o: ApiOptions) {
   });
 
   app.openapi(attestationGetRoute, async (c) => {
-    const { row, attestation, signatureValid } = await attestations.find(c.req.valid('param').attestationId);
+    const { row, attestation, valid, signatureValid, issuerVerified, reason } = await attestations.find(
+      c.req.valid('param').attestationId,
+    );
     return c.json(
       {
         attestationId: row.attestation_id,
@@ -356,7 +361,10 @@ export function registerApi(app: App, o: ApiOptions) {
         digest: row.digest,
         uid: row.uid,
         attester: row.attester,
+        valid,
         signatureValid,
+        issuerVerified,
+        ...(reason ? { reason } : {}),
         attestation,
       },
       200,

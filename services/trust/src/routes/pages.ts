@@ -31,7 +31,8 @@ export function registerPages(app: App, o: { receipts: Receipts; attestations: A
             digest: found.row.digest,
             uid: found.row.uid,
             attester: found.row.attester,
-            signatureValid: found.signatureValid,
+            valid: found.valid,
+            ...(found.reason ? { reason: found.reason } : {}),
           }),
         );
     }

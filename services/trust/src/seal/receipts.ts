@@ -10,10 +10,11 @@ import { contentBytes, hashContent, sha256, taggedHash } from '../crypto/canonic
 import type { ReceiptsTable, TrustDb } from '../db.js';
 import { errors } from '../errors.js';
 import type { Issuer, IssuerDirectory } from '../issuers/directory.js';
+import type { PublishedKeys } from '../issuers/published-keys.js';
 import type { Keyring, P256PublicJwk } from '../keys/keyring.js';
 import { CLAIM_TYPE, type Claim, type ClaimSigner, type Manifest, signManifest } from './manifest.js';
 import { needsStepUp } from './policy.js';
-import { type ManifestVerification, parseProof, verifyManifest } from './verify.js';
+import { invalidated, type ManifestVerification, parseProof, verifyManifest } from './verify.js';
 
 export interface SealRequest {
   issuer: Issuer;
@@ -73,6 +74,8 @@ export interface ReceiptVerification extends ManifestVerification {
 export interface ReceiptsOptions {
   db: TrustDb;
   keyring: Keyring;
+  /** The keys a proof may be signed with: those its issuer published. */
+  publishedKeys: PublishedKeys;
   /** Where the signatures are made (a SigningPool in the service). */
   signer: ClaimSigner;
   directory: IssuerDirectory;
@@ -207,13 +210,14 @@ export class Receipts {
   async verifyReceipt(receiptId: string): Promise<ReceiptVerification> {
     const row = await this.find(receiptId);
     const manifest = parseProof(row.manifest);
-    const checked = await verifyManifest(manifest, this.o.keyring);
-    // The stored hash is what was handed out at sealing time: it must still match.
-    if (checked.status === 'valid' && checked.manifestHash !== row.manifest_hash) {
-      checked.status = 'invalid';
-      checked.integrity = 'tampered';
-      checked.reason = 'tampered';
-    }
+    let checked = await verifyManifest(manifest, this.o.publishedKeys);
+    // The stored hash and issuer are what was handed out at sealing time: they must still match.
+    const claimedOrg = (manifest.claim.issuer as { orgId?: unknown } | undefined)?.orgId;
+    if (
+      checked.status === 'valid' &&
+      (checked.manifestHash !== row.manifest_hash || claimedOrg !== row.org_id)
+    )
+      checked = invalidated(checked, 'tampered', 'tampered');
     const issuer = await this.o.directory.resolve(row.org_id).catch(() => null);
     return {
       ...checked,
@@ -229,7 +233,7 @@ export class Receipts {
   }
 
   verifyProof(proof: string, publicJwk?: P256PublicJwk): Promise<ManifestVerification> {
-    return verifyManifest(parseProof(proof), this.o.keyring, publicJwk ? { publicJwk } : {});
+    return verifyManifest(parseProof(proof), this.o.publishedKeys, publicJwk ? { publicJwk } : {});
   }
 
   private async anchorEvidence(row: ReceiptsTable): Promise<ReceiptVerification['anchor']> {

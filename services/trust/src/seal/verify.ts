@@ -1,20 +1,36 @@
 /**
  * @module seal/verify
- * Checks a manifest on its own: the claim's hash, the P-256 signature against the
- * issuer's published JWK (or one the caller supplies), and the EIP-191 signature
- * recovering to the issuer's Ethereum address. The outcome is a result, not an
- * exception: a proof that does not verify is an answer, not an error.
+ * Checks a manifest on its own: the claim's hash, the P-256 signature and the EIP-191
+ * signature (recovering to an Ethereum address), both against one key entry that the
+ * issuer named in the claim published, and the claim's date against that key's
+ * validity window. A key the caller supplies is checked too, but a key the issuer
+ * never published cannot make a proof valid: the answer then says the signatures hold
+ * (`signatureValid`) and the issuer is not verified (`issuerVerified: false`).
+ * The outcome is a result, not an exception: a proof that does not verify is an
+ * answer, not an error.
  */
 import { verify as verifyP256 } from 'node:crypto';
 import { type Hex, recoverMessageAddress } from 'viem';
 import { canonicalBytes, digestOf, sha256, taggedHash } from '../crypto/canonical.js';
 import { errors } from '../errors.js';
-import type { IssuerKey, Keyring, P256PublicJwk } from '../keys/keyring.js';
+import {
+  type OutsideValidity,
+  outsideValidity,
+  type PublishedKeys,
+  type UnpublishedKey,
+} from '../issuers/published-keys.js';
+import type { IssuerKey, P256PublicJwk } from '../keys/keyring.js';
 
-export type FailureReason = 'tampered' | 'bad_signature' | 'unknown_issuer' | 'key_retired';
+export type FailureReason = 'tampered' | 'bad_signature' | UnpublishedKey | OutsideValidity;
 
 export interface ManifestVerification {
   status: 'valid' | 'invalid';
+  /** True only when the signatures hold and are the named issuer's, inside its key's validity window. */
+  valid: boolean;
+  /** Both signatures and the hash check against the key they were checked with. */
+  signatureValid: boolean;
+  /** That key is one the named issuer published, and the claim is dated inside its window. */
+  issuerVerified: boolean;
   integrity: 'intact' | 'tampered' | 'unverified';
   manifestHash: string;
   issuer: { orgId: string | null; keyId: string | null };
@@ -32,8 +48,11 @@ interface ParsedProof {
 const MESSAGES: Record<FailureReason, string> = {
   tampered: 'The claim does not match its signatures: the manifest was changed after it was sealed.',
   bad_signature: 'A signature does not verify against the issuer key.',
-  unknown_issuer: 'No published key of that issuer matches the manifest.',
+  unknown_issuer: 'The named issuer has published no keys here.',
+  unknown_issuer_key: 'The manifest is signed by a key the named issuer never published.',
+  demo_issuer: 'The manifest is signed by the demo issuer, which is trusted only in demo mode.',
   key_retired: 'The manifest claims a date after its key was retired.',
+  key_not_yet_valid: 'The manifest claims no date, or a date before its key was created.',
 };
 
 const MANIFEST_FIELDS = new Set(['claim', 'manifestHash', 'signatures']);
@@ -77,13 +96,14 @@ export function asP256Jwk(value: unknown): P256PublicJwk {
 
 export async function verifyManifest(
   proof: ParsedProof,
-  keyring: Keyring,
+  publishedKeys: PublishedKeys,
   options: { publicJwk?: P256PublicJwk } = {},
 ): Promise<ManifestVerification> {
   const { claim, signatures } = proof;
   const issuer = isObject(claim.issuer) ? claim.issuer : {};
   const orgId = typeof issuer.orgId === 'string' ? issuer.orgId : null;
   const keyId = typeof issuer.keyId === 'string' ? issuer.keyId : null;
+  const claimedAddress = typeof issuer.ethAddress === 'string' ? issuer.ethAddress : '';
   let bytes: Uint8Array;
   try {
     bytes = canonicalBytes(claim);
@@ -93,59 +113,100 @@ export async function verifyManifest(
   const digest = sha256(bytes);
   const manifestHash = taggedHash(digest);
   const result = (
-    outcome: Partial<ManifestVerification> & Pick<ManifestVerification, 'status' | 'integrity'>,
+    outcome: Pick<ManifestVerification, 'integrity' | 'signatureValid'> & { reason?: FailureReason },
     checks: ManifestVerification['checks'],
-  ): ManifestVerification => ({
-    manifestHash,
-    issuer: { orgId, keyId },
-    checks,
-    ...outcome,
-    ...(outcome.reason ? { message: MESSAGES[outcome.reason] } : {}),
-  });
+  ): ManifestVerification => {
+    const valid = outcome.reason === undefined;
+    return {
+      status: valid ? 'valid' : 'invalid',
+      valid,
+      signatureValid: outcome.signatureValid,
+      issuerVerified: valid,
+      integrity: outcome.integrity,
+      manifestHash,
+      issuer: { orgId, keyId },
+      checks,
+      ...(outcome.reason ? { reason: outcome.reason, message: MESSAGES[outcome.reason] } : {}),
+    };
+  };
 
   // A stated hash is optional; when present it must be exactly the claim's.
   const statedHash = proof.manifestHash;
   const hashMatches =
     statedHash === undefined ? null : digestOf(statedHash) !== null && statedHash === manifestHash;
 
-  let key: Pick<IssuerKey, 'jwk' | 'ethAddress' | 'retiredAt'> | undefined;
-  if (options.publicJwk) {
-    key = { jwk: options.publicJwk, ethAddress: String(issuer.ethAddress ?? '') as Hex, retiredAt: null };
-  } else if (orgId && keyId) {
-    key = await keyring.key(orgId, keyId);
+  const found = await publishedKeys.find(orgId, keyId);
+  const published: IssuerKey | undefined = 'key' in found ? found.key : undefined;
+  let notTheIssuers: UnpublishedKey | undefined = 'unpublished' in found ? found.unpublished : undefined;
+  // The claim names its key's address too: one that is not the published entry's is not that key.
+  if (published && claimedAddress.toLowerCase() !== published.ethAddress.toLowerCase())
+    notTheIssuers = 'unknown_issuer_key';
+  // The key the signatures are checked with: the published one, or the caller's own.
+  let signer: Pick<IssuerKey, 'jwk' | 'ethAddress'> | undefined = published;
+  if (options.publicJwk && !(published && sameKey(published.jwk, options.publicJwk))) {
+    signer = { jwk: options.publicJwk, ethAddress: claimedAddress as Hex };
+    notTheIssuers = notTheIssuers === 'demo_issuer' ? 'demo_issuer' : 'unknown_issuer_key';
   }
-  if (!key) {
+  if (!signer) {
     return result(
       {
-        status: 'invalid',
         integrity: hashMatches === false ? 'tampered' : 'unverified',
-        reason: 'unknown_issuer',
+        signatureValid: false,
+        reason: notTheIssuers ?? 'unknown_issuer',
       },
       { manifestHash: hashMatches, p256Sig: false, ethSig: false },
     );
   }
 
-  const p256Ok = checkP256(keyring, key.jwk, bytes, signatures.p256Sig);
-  const ethOk = await checkEth(key.ethAddress, digest, signatures.ethSig);
+  // Both signatures against the same key entry: one good signature never vouches for the other.
+  const p256Ok = checkP256(publishedKeys, signer.jwk, bytes, signatures.p256Sig);
+  const ethOk = await checkEth(signer.ethAddress, digest, signatures.ethSig);
   const checks = { manifestHash: hashMatches, p256Sig: p256Ok, ethSig: ethOk };
   if (hashMatches === false || (!p256Ok && !ethOk))
-    return result({ status: 'invalid', integrity: 'tampered', reason: 'tampered' }, checks);
+    return result({ integrity: 'tampered', signatureValid: false, reason: 'tampered' }, checks);
   if (!p256Ok || !ethOk)
-    return result({ status: 'invalid', integrity: 'intact', reason: 'bad_signature' }, checks);
-  if (key.retiredAt !== null && !(Date.parse(String(claim.issuedAt)) <= key.retiredAt))
-    return result({ status: 'invalid', integrity: 'intact', reason: 'key_retired' }, checks);
-  return result({ status: 'valid', integrity: 'intact' }, checks);
+    return result({ integrity: 'intact', signatureValid: false, reason: 'bad_signature' }, checks);
+  if (notTheIssuers || !published)
+    return result(
+      { integrity: 'intact', signatureValid: true, reason: notTheIssuers ?? 'unknown_issuer_key' },
+      checks,
+    );
+  const outside = outsideValidity(published, Date.parse(String(claim.issuedAt)));
+  if (outside) return result({ integrity: 'intact', signatureValid: true, reason: outside }, checks);
+  return result({ integrity: 'intact', signatureValid: true }, checks);
+}
+
+/** Turns a verification into a failure found after it (e.g. a receipt whose stored hash differs). */
+export function invalidated(
+  verification: ManifestVerification,
+  reason: FailureReason,
+  integrity: ManifestVerification['integrity'] = verification.integrity,
+): ManifestVerification {
+  return {
+    ...verification,
+    status: 'invalid',
+    valid: false,
+    issuerVerified: false,
+    ...(reason === 'tampered' ? { signatureValid: false } : {}),
+    integrity,
+    reason,
+    message: MESSAGES[reason],
+  };
+}
+
+function sameKey(a: P256PublicJwk, b: P256PublicJwk): boolean {
+  return a.x === b.x && a.y === b.y;
 }
 
 const P256_SIG = /^[A-Za-z0-9_-]{86}$/;
 
-function checkP256(keyring: Keyring, jwk: P256PublicJwk, bytes: Uint8Array, sig: unknown): boolean {
+function checkP256(keys: PublishedKeys, jwk: P256PublicJwk, bytes: Uint8Array, sig: unknown): boolean {
   if (typeof sig !== 'string' || !P256_SIG.test(sig)) return false;
   const raw = Buffer.from(sig, 'base64url');
   // Only the canonical encoding counts: unused trailing bits must not hide a changed character.
   if (raw.length !== 64 || raw.toString('base64url') !== sig) return false;
   try {
-    return verifyP256('sha256', bytes, { key: keyring.publicKeyObject(jwk), dsaEncoding: 'ieee-p1363' }, raw);
+    return verifyP256('sha256', bytes, { key: keys.publicKeyObject(jwk), dsaEncoding: 'ieee-p1363' }, raw);
   } catch {
     return false;
   }

@@ -1,0 +1,34 @@
+/**
+ * @module pages/verdict-words
+ * What a verification verdict means, in words a person understands. One table for
+ * the server-rendered pages and the in-browser verifier (which embeds it), so both
+ * say the same thing; `{issuer}` is the organization the proof names.
+ */
+
+export const VALID_WORDS =
+  '✔ Valid: the signatures match a key {issuer} published, and the record is intact.';
+
+export const REASON_WORDS: Record<string, string> = {
+  tampered: 'The manifest was changed after it was sealed.',
+  bad_signature:
+    'A signature does not match the key {issuer} published — this proof cannot be shown to come from {issuer}.',
+  unknown_issuer: '{issuer} has published no keys here — nothing shows that this proof comes from {issuer}.',
+  unknown_issuer_key: 'Signed by a key {issuer} never published — this proof is not from {issuer}.',
+  demo_issuer:
+    'Signed by the demo issuer, which this site trusts only in demo mode — this is not a proof from a real organization.',
+  key_retired:
+    '{issuer} had retired the key that signed this before the date the proof claims — it is not valid.',
+  key_not_yet_valid:
+    'The proof claims no date, or a date before {issuer} created the key that signed it — it is not valid.',
+};
+
+/** The verdict line of a page: `✔ Valid: …` or `✘ Not valid: …`. */
+export function verdictWords(
+  verdict: { valid?: boolean; reason?: string; message?: string; status?: string },
+  issuerName: string | null | undefined,
+): string {
+  const issuer = issuerName || 'the issuer';
+  if (verdict.valid) return VALID_WORDS.replaceAll('{issuer}', issuer);
+  const words = REASON_WORDS[verdict.reason ?? ''] ?? verdict.message ?? verdict.status ?? 'unknown';
+  return `✘ Not valid: ${words.replaceAll('{issuer}', issuer)}`;
+}
