@@ -345,6 +345,9 @@ for (const target of testDatabaseTargets()) {
           XV_ORCH_WF_PER_MINUTE: '1000000',
           XV_ORCH_LEAD_PER_MINUTE: '1000000',
           XV_ORCH_READ_PER_MINUTE: '1000000',
+          XV_TRUST_SEAL_PER_MINUTE: '1000000',
+          XV_TRUST_ATTEST_PER_MINUTE: '1000000',
+          XV_TRUST_ANCHOR_PER_MINUTE: '1000000',
           XV_ORCH_ADMIN_TOKEN: randomBytes(24).toString('hex'),
         },
       });

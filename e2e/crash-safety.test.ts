@@ -30,6 +30,7 @@ for (const target of testDatabaseTargets()) {
         ...(databaseUrl ? { databaseUrl } : {}),
         env: {
           XV_TRUST_DEMO: '1',
+          XV_TRUST_SEAL_PER_MINUTE: '1000000',
           XV_IDENTITY_REGISTRATIONS_PER_IP_HOUR: '1000000',
           XV_AGENT_CHAT_PER_MINUTE: '1000000',
           XV_ORCH_WF_PER_MINUTE: '1000000',

@@ -9,6 +9,7 @@ import { createAuthGuard, defineService } from '@xv/platform';
 import { migrations } from './migrations/index.js';
 import { registerApi } from './routes/api.js';
 import { registerPages } from './routes/pages.js';
+import { createTrustRateLimits } from './routes/rate-limits.js';
 import { trustSettings } from './settings.js';
 import { createTrust } from './trust.js';
 
@@ -18,7 +19,7 @@ export const trustService = defineService({
     'Trust sealing: signed manifests, receipts, anchoring, attestations and independent verification.',
   settings: trustSettings,
   migrations,
-  setup(app, ctx) {
+  async setup(app, ctx) {
     const { config, settings } = ctx;
     const identityUrl = settings.services.identity.url;
     if (config.demo) ctx.logger.warn('XV_TRUST_DEMO is on: anonymous seals are signed by the demo issuer');
@@ -37,7 +38,12 @@ export const trustService = defineService({
     });
     ctx.onClose(trust.close);
     const guard = createAuthGuard({ sso: ctx.sso, identityUrl });
-    registerApi(app, { ctx, ...trust, guard, demo: config.demo });
+    const limits = await createTrustRateLimits(ctx.database, {
+      seal: config.sealPerMinute,
+      attestation: config.attestPerMinute,
+      anchor: config.anchorPerMinute,
+    });
+    registerApi(app, { ctx, ...trust, guard, demo: config.demo, limits });
     registerPages(app, trust);
   },
 });

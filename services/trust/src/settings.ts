@@ -5,6 +5,9 @@
 import { availableParallelism } from 'node:os';
 import { flag, httpUrl, keyEncryptionKeySetting, setting, z } from '@xv/platform';
 
+/** A per-client budget per minute; the defaults leave room for busy integrations. */
+const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
 export const trustSettings = {
   demo: setting('XV_TRUST_DEMO', flag(false)),
   kek: setting('XV_TRUST_KEK', keyEncryptionKeySetting(), { secret: true }),
@@ -29,6 +32,12 @@ export const trustSettings = {
       .positive()
       .default(256 * 1024),
   ),
+  /** Seals per minute per client (person, service client, or address when anonymous in demo mode). */
+  sealPerMinute: setting('XV_TRUST_SEAL_PER_MINUTE', perMinute(600)),
+  /** Attestations per minute per client, counted like seals. */
+  attestPerMinute: setting('XV_TRUST_ATTEST_PER_MINUTE', perMinute(600)),
+  /** Anchor requests per minute per client (the signed-in person, else the address). */
+  anchorPerMinute: setting('XV_TRUST_ANCHOR_PER_MINUTE', perMinute(60)),
   /**
    * Worker threads that sign seals: one per core, up to 4. A seal's signatures take a little
    * more CPU than the rest of its request on the event loop (about 0.4 ms against 0.3 ms), so

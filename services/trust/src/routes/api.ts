@@ -13,6 +13,8 @@
  * | GET    | /api/receipts/{receiptId}       | none (beyond the spec)                |
  * | GET    | /api/receipts/{receiptId}/proof | none: the manifest as a file          |
  * | GET    | /api/attestations/{id}          | none (beyond the spec)                |
+ *
+ * Seals, attestations and anchor requests spend a per-client budget (routes/rate-limits.ts).
  */
 import {
   type App,
@@ -34,6 +36,7 @@ import type { PublishedKeys } from '../issuers/published-keys.js';
 import { MAX_TIER, needsStepUp } from '../seal/policy.js';
 import type { Receipts } from '../seal/receipts.js';
 import { asP256Jwk } from '../seal/verify.js';
+import { limitPosts, spend, type TrustRateLimits } from './rate-limits.js';
 
 export interface ApiOptions {
   ctx: ServiceContext;
@@ -43,6 +46,7 @@ export interface ApiOptions {
   directory: IssuerDirectory;
   guard: AuthGuard;
   demo: boolean;
+  limits: TrustRateLimits;
 }
 
 const json = <T extends z.ZodType>(description: string, schema: T) => ({
@@ -236,6 +240,8 @@ export function registerApi(app: App, o: ApiOptions) {
   for (const path of ['/api/seal', '/api/attestation']) app.use(path, sharedDomainCors(sharedDomain));
   for (const path of ['/api/verify', '/api/anchor', '/api/keys/*', '/api/receipts/*', '/api/attestations/*'])
     app.use(path, publicCors());
+  const { trustProxy } = ctx.settings;
+  app.use('/api/anchor', limitPosts(o.limits.anchor, ctx.sso, trustProxy));
 
   /** Where the person comes back after stepping up: the page that asked, when it is one of ours. */
   const stepUpUrl = (c: Context) => {
@@ -259,14 +265,20 @@ export function registerApi(app: App, o: ApiOptions) {
     issuerId: string | undefined,
     scope: 'seal:issue' | 'attest:issue',
   ): Promise<{ issuer: Issuer; authLevel: string }> {
-    const demo = { issuer: directory.demoIssuer, authLevel: 'AAL1' };
-    if (issuerId !== undefined && directory.isDemo(issuerId)) return demo;
+    // Each signature spends the caller's budget: the demo issuer's anonymous callers by address.
+    const limiter = scope === 'seal:issue' ? o.limits.seal : o.limits.attestation;
+    const demo = async () => {
+      await spend(limiter, c, undefined, trustProxy);
+      return { issuer: directory.demoIssuer, authLevel: 'AAL1' };
+    };
+    if (issuerId !== undefined && directory.isDemo(issuerId)) return demo();
     if (o.demo && bearerToken(c) === undefined && !(await ctx.sso.sessionOf(c))) {
       if (issuerId !== undefined) throw errors.demo_only();
-      return demo;
+      return demo();
     }
     const actor = await o.guard.authorize(c, { scope, orgId: issuerId });
     if (!actor.orgId) throw actor.kind === 'user' ? errors.no_organization() : errors.issuer_required();
+    await spend(limiter, c, actor, trustProxy);
     const authLevel = actor.kind === 'user' ? actor.session.aal : 'AAL1';
     return { issuer: await directory.require(actor.orgId), authLevel };
   }
