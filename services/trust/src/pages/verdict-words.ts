@@ -6,7 +6,7 @@
  */
 
 export const VALID_WORDS =
-  '✔ Valid: the signatures match a key {issuer} published, and the record is intact.';
+  '✔ Valid: the signatures match and the record is intact. It was signed with a key {issuer} published.';
 
 export const REASON_WORDS: Record<string, string> = {
   tampered: 'The manifest was changed after it was sealed.',
