@@ -167,7 +167,8 @@ const DROP_UI = `
       if (result.manifestHash) {
         const dl = document.createElement('dl');
         row(dl, 'Manifest hash', result.manifestHash);
-        row(dl, 'Issuer', (result.claim && result.claim.issuer && result.claim.issuer.name) || result.issuer.orgId || '?');
+        row(dl, 'Issuer named in the proof', (result.claim && result.claim.issuer && result.claim.issuer.name) || result.issuer.orgId || '?');
+        row(dl, 'Key published by that issuer', result.issuerVerified ? 'yes' : 'no');
         row(dl, 'P-256 signature', result.checks.p256Sig ? 'valid' : 'invalid');
         row(dl, 'secp256k1 signature', result.checks.ethSig ? 'valid' : 'invalid');
         out.append(dl);
