@@ -2,7 +2,9 @@
  * @module rotate-keys
  * Operator command: retire an organization's issuer keys and create new ones.
  * Receipts signed with the old pair keep verifying (the retired keys stay in the
- * key set, marked `retired`); new seals use the new pair at once.
+ * key set, marked `retired`); new seals use the new pair at once here, and within
+ * seconds in running services, which is why the old pair's `retiredAt` is set a
+ * short grace after now (keys/keyring.ts: ROTATION_GRACE_MS).
  *
  *   npm run rotate-keys -w @xv/trust -- <org_id>
  *   node services/trust/dist/rotate-keys.js <org_id>
