@@ -216,6 +216,22 @@ describeEachDatabase('agent tenancy', (target) => {
     expect((await stateOf(visitor, visitorId)).body.messageCount).toBe(2);
   });
 
+  it("a page on another site cannot chat or reset as the visitor with the visitor's cookies", async () => {
+    for (const path of ['/api/chat?session=x', '/api/reset?session=x', '/api/config?session=x']) {
+      const response = await agent.fetch(path, {
+        method: 'POST',
+        headers: {
+          cookie: visitor.cookie!,
+          origin: 'https://evil.example',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ message: 'hi' }),
+      });
+      expect(response.status).toBe(403);
+      expect((await response.json()).error).toBe('forbidden_origin');
+    }
+  });
+
   it('the answers for a used and an unused session id are indistinguishable', async () => {
     const used = newSession('used');
     model.script(answer('Noted.'));
