@@ -84,6 +84,29 @@ describeEachDatabase('public documents and public search', (target) => {
     );
   });
 
+  it("the review page's form marks a document public, and another organization's reviewer gets 404", async () => {
+    const form = (who: typeof world.reviewer, value: string) =>
+      world.kb.fetch(`/review/${internalDoc}/visibility`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: who.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `public=${value}`,
+      });
+    expect((await form(world.outsiderReviewer, '1')).status).toBe(404);
+    const page = async () =>
+      (await world.kb.fetch(`/review/${internalDoc}`, { headers: { cookie: world.reviewer.cookie } })).text();
+    expect(await page()).toContain('Make public');
+    expect((await form(world.reviewer, '1')).status).toBe(303);
+    expect((await withCookie(world.kb, world.reviewer, `/api/documents/${internalDoc}`)).body.public).toBe(
+      true,
+    );
+    expect(await page()).toContain('Make internal');
+    expect((await form(world.reviewer, '0')).status).toBe(303);
+    expect((await withCookie(world.kb, world.reviewer, `/api/documents/${internalDoc}`)).body.public).toBe(
+      false,
+    );
+  });
+
   it('only a document with an approved revision can be made public', async () => {
     const draft = await withToken(world.kb, world.tokens.sync, '/api/sync/push', {
       path: 'draft.md',
