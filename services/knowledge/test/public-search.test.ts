@@ -7,6 +7,7 @@
 import { setPublicAssistant } from '@xv/identity/testing';
 import { describeEachDatabase } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
+import { startKnowledge } from '../src/testing.js';
 import { publish, sha256, startWorld, type World, withCookie, withToken } from './helpers.js';
 
 describeEachDatabase('public documents and public search', (target) => {
@@ -105,6 +106,19 @@ describeEachDatabase('public documents and public search', (target) => {
     expect((await withCookie(world.kb, world.reviewer, `/api/documents/${internalDoc}`)).body.public).toBe(
       false,
     );
+  });
+
+  it('a stranger cannot search without limit: public search is limited per address', async () => {
+    const limited = await startKnowledge(await target.open('knowledge'), world.identity.url, {
+      XV_KB_PUBLIC_SEARCH_PER_MINUTE: '2',
+    });
+    const ask = () =>
+      withToken(limited, undefined, '/api/public/search', { orgId: acme(), query: 'zebrafish' });
+    expect((await ask()).status).toBe(200);
+    expect((await ask()).status).toBe(200);
+    const refused = await ask();
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe('rate_limited');
   });
 
   it('only a document with an approved revision can be made public', async () => {
