@@ -14,7 +14,7 @@
  * 3. Rae registers, Ada adds her as `reviewer`, and Rae approves the documents on
  *    the review pages (Ada, their maker, cannot).
  * 4. The agent answers a question on its chat page through `knowledgeBaseSearch`
- *    with an `ai:read` token of the organization, from the approved document.
+ *    searching as Ada herself (her shared session), from the approved document.
  * 5. The answer is sealed with Ada's session, anchored on the dev chain through the
  *    relayer, and a stranger checks it on the public verify page.
  * 6. Ada offers a credential to her wallet on `/account/credentials`; the wallet
@@ -259,12 +259,8 @@ for (const target of testDatabaseTargets()) {
     step(
       'the agent answers on its chat page from the approved document, found through knowledgeBaseSearch',
       async () => {
-        // The agent reads the knowledge base with an ai:read token of the organization (docs/agent.md).
-        const aiToken = await createAccessToken(adaPage, url('knowledge'), 'Agent', ['ai:read']);
-        expect(aiToken).toMatch(/^xkb_/);
-        await shoot(adaPage, 'kb-token-ai-read');
-        await platform.restart('agent', 0, { XV_AGENT_KB_TOKEN: aiToken });
-
+        // The agent searches as the signed-in person: Ada's own session, in her active organization
+        // (docs/agent.md); her browser sends the shared session cookie to the agent too.
         platform.model.reset();
         platform.model.script(
           callTool('knowledgeBaseSearch', { query: 'annual leave days' }),

@@ -394,11 +394,15 @@ export const agentChats: CrashScenario<ChatTurn> = {
         expect(messages[at + 1]?.content).toContain(`Ticket ${turn.ticket} is open.`);
       }
     }
-    // The ticket each acknowledged turn opened is there, once (the API lists the newest 100).
-    const { tickets } = await getJson<{ tickets: { title: string }[] }>(
-      `${agent}/api/tickets?session=crash-${run}-0`,
-    );
-    const listed = new Set(tickets.map((t) => t.title));
+    // The ticket each acknowledged turn opened is there, once (the API lists the newest 100). A caller
+    // without cookies sees the tickets opened in the session id it names.
+    const listed = new Set<string>();
+    for (let s = 0; s < AGENT_SESSIONS; s++) {
+      const { tickets } = await getJson<{ tickets: { title: string }[] }>(
+        `${agent}/api/tickets?session=crash-${run}-${s}`,
+      );
+      for (const ticket of tickets) listed.add(ticket.title);
+    }
     for (const turn of acknowledged.slice(-20)) expect(listed.has(turn.ticket), turn.ticket).toBe(true);
     await withDatabase(ctx, 'agent', async (db) => {
       const rows = await db.rows('SELECT title, COUNT(*) AS n FROM agent_tickets GROUP BY title');

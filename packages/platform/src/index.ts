@@ -21,6 +21,7 @@ export * from './http/server.js';
 export * from './ids.js';
 export * from './kek.js';
 export * from './logger.js';
+export * from './public-organizations.js';
 export * from './ratelimit.js';
 export * from './secret-file.js';
 export * from './service.js';

@@ -20,6 +20,11 @@ export const errors = defineErrors({
     status: 400,
     message: 'The `session` query parameter and the `x-agent-session` header name different sessions.',
   },
+  not_a_member: { status: 403, message: 'You are not a member of that organization.' },
+  no_public_assistant: {
+    status: 403,
+    message: 'Sign in to use that organization; it has no public assistant.',
+  },
   session_busy: { status: 503, message: 'The session is busy with another message; try again shortly.' },
   cancelled: { status: 400, message: 'The request was cancelled by the client.' },
   model_failed: { status: 502, message: 'The model failed before answering.' },

@@ -3,7 +3,7 @@
  * The agent service: one stateful object per chat session, streamed answers,
  * business tools, and a chat page.
  */
-import { createModelCatalog, createRateLimiter, defineService } from '@xv/platform';
+import { createModelCatalog, createRateLimiter, defineService, PublicOrganizations } from '@xv/platform';
 import { migrations } from './migrations/index.js';
 import { registerChatPage } from './page/chat-page.js';
 import { registerAgentApi } from './routes/api.js';
@@ -17,8 +17,13 @@ export const agentService = defineService({
   description: 'AI agents with one stateful object per session, streamed replies and business tools.',
   settings: agentSettingsSpec,
   migrations,
-  async setup(app, { config, database, settings, logger, onClose }) {
+  async setup(app, { config, database, settings, logger, onClose, sso }) {
+    if (config.retiredKbToken)
+      logger.warn(
+        'XV_AGENT_KB_TOKEN is no longer used and grants nothing: knowledgeBaseSearch searches as the signed-in person, or the public documents of an organization with a public assistant. Remove the setting and revoke the token.',
+      );
     const catalog = createModelCatalog(config);
+    const organizations = new PublicOrganizations({ identityUrl: settings.services.identity.url });
     const store = new SessionStore(database);
     const tickets = new TicketDesk(database, { webhook: config.ticketWebhook, logger });
     const registry = new SessionRegistry(store, {
@@ -43,6 +48,8 @@ export const agentService = defineService({
       chatLimiter,
       trustProxy: settings.trustProxy,
       sharedDomain: settings.sharedDomain,
+      sso,
+      organizations,
       chat: {
         catalog,
         store,
@@ -52,9 +59,15 @@ export const agentService = defineService({
           historyChars: config.historyChars,
           timeoutMs: config.modelTimeoutSeconds * 1000,
         },
-        tools: { kbUrl: settings.services.knowledge.url, kbToken: config.kbToken, tickets },
+        tools: { kbUrl: settings.services.knowledge.url, tickets },
       },
     });
-    registerChatPage(app, { maxMessageChars: config.maxMessageChars });
+    registerChatPage(app, {
+      maxMessageChars: config.maxMessageChars,
+      sso,
+      sharedDomain: settings.sharedDomain,
+      identityUrl: settings.services.identity.url,
+      agentUrl: settings.services.agent.url,
+    });
   },
 });

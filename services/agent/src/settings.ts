@@ -13,7 +13,11 @@ export const DEFAULT_SYSTEM_PROMPT =
 
 export const agentSettingsSpec = {
   ...modelSettingsSpec,
-  kbToken: setting('XV_AGENT_KB_TOKEN', z.string().trim().min(1).optional(), { secret: true }),
+  /**
+   * No longer used: the knowledge tool searches as the session's principal. Read only to warn an
+   * operator who still sets it that it grants nothing any more.
+   */
+  retiredKbToken: setting('XV_AGENT_KB_TOKEN', z.string().optional(), { secret: true }),
   ticketWebhook: setting('XV_AGENT_TICKET_WEBHOOK', z.url({ protocol: /^https?$/ }).optional(), {
     secret: true,
   }),

@@ -51,8 +51,14 @@ describe('the chat page', () => {
 
     const session = await page.evaluate(() => localStorage.getItem('xv-agent-session'));
     expect(session).toMatch(/^[0-9a-f-]{36}$/);
-    const state = await (await agent.fetch(`/api/state?session=${session}`)).json();
-    expect(state.messageCount).toBe(2);
+    // The conversation belongs to this browser's anonymous owner cookie, which scripts cannot read.
+    const owner = (await page.context().cookies()).find((c) => c.name === 'xv_agent_owner');
+    expect(owner?.httpOnly).toBe(true);
+    expect(await page.evaluate(() => document.cookie)).not.toContain('xv_agent_owner');
+    const stateAs = async (cookie?: string) =>
+      (await agent.fetch(`/api/state?session=${session}`, cookie ? { headers: { cookie } } : {})).json();
+    expect((await stateAs(`xv_agent_owner=${owner!.value}`)).messageCount).toBe(2);
+    expect((await stateAs()).messageCount).toBe(0);
 
     await page.reload();
     await expect.poll(() => page.locator('.message').count()).toBe(2);

@@ -20,6 +20,8 @@ export interface OrganizationsTable {
   slug: string;
   verified: number;
   verified_at: number | null;
+  /** 1: anonymous visitors may use the organization's public assistant (off by default). */
+  public_assistant: number;
   created_at: number;
 }
 

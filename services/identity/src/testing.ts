@@ -131,7 +131,7 @@ export async function addMember(
   identityUrl: string,
   adminCookie: string,
   email: string,
-  role: 'admin' | 'reviewer' | 'member',
+  role: 'admin' | 'reviewer' | 'support' | 'member',
 ): Promise<{ org_id: string; user_id: string; role: string }> {
   return postJson(`${identityUrl}/api/org/members`, adminCookie, { email, role }, 201);
 }
@@ -139,12 +139,26 @@ export async function addMember(
 export async function createUser(
   identityUrl: string,
   adminCookie: string,
-  person: { email: string; password: string; name: string; role: 'admin' | 'reviewer' | 'member' },
+  person: {
+    email: string;
+    password: string;
+    name: string;
+    role: 'admin' | 'reviewer' | 'support' | 'member';
+  },
 ): Promise<SignedIn> {
   const own = await signUp(identityUrl, { ...person, orgName: `${person.name}'s own organization` });
   const { org_id } = await addMember(identityUrl, adminCookie, person.email, person.role);
   const cookie = `${own.cookie}; xv_org=${org_id}`;
   return { cookie, session: await sessionOf(identityUrl, cookie) };
+}
+
+/** Turns the public assistant of the admin's active organization on or off. */
+export async function setPublicAssistant(
+  identityUrl: string,
+  adminCookie: string,
+  on: boolean,
+): Promise<void> {
+  await postJson(`${identityUrl}/api/org/settings`, adminCookie, { public_assistant: on }, 200);
 }
 
 export async function createServiceClient(

@@ -130,6 +130,7 @@ describeEachDatabase('the platform guard against the real identity service', (ta
         name: 'Far',
         slug: 'far',
         verified: 0,
+        public_assistant: 0,
         verified_at: null,
         created_at: Date.now(),
       })

@@ -33,6 +33,7 @@ describeEachDatabase('organizations', (target) => {
       verified: false,
       verified_at: null,
       realm: 'default',
+      public_assistant: false,
     });
     const bySlug = await (await svc.fetch(`/api/org/resolve?slug=${record.slug}`)).json();
     expect(bySlug.org_id).toBe(orgId);
@@ -110,6 +111,34 @@ describeEachDatabase('organizations', (target) => {
     expect(await notAdmin.json()).toMatchObject({ error: 'admin_required' });
     const anonymous = await postJson(svc, '/api/org/members', { email: email(), role: 'admin' });
     expect(anonymous.status).toBe(401);
+  });
+
+  it('only an administrator turns the public assistant on, and only for their active organization', async () => {
+    const support = await createUser(svc.url, admin.cookie, {
+      email: email('support'),
+      password: 'secret1',
+      name: 'S',
+      role: 'support',
+    });
+    expect(support.session.memberships.find((m) => m.org_id === orgId)?.permissions).toEqual([
+      'tickets:read',
+    ]);
+    const refused = await postJson(svc, '/api/org/settings', { public_assistant: true }, support.cookie);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ ok: false, error: 'admin_required' });
+    expect((await postJson(svc, '/api/org/settings', { public_assistant: true })).status).toBe(401);
+    expect((await postJson(svc, '/api/org/settings', { public_assistant: 'yes' }, admin.cookie)).status).toBe(
+      400,
+    );
+    const resolve = async () =>
+      (await (await svc.fetch(`/api/org/resolve?org_id=${orgId}`)).json()).public_assistant;
+    expect(await resolve()).toBe(false);
+    const on = await postJson(svc, '/api/org/settings', { public_assistant: true }, admin.cookie);
+    expect(on.status).toBe(200);
+    expect(await on.json()).toEqual({ ok: true, org_id: orgId, public_assistant: true });
+    expect(await resolve()).toBe(true);
+    await postJson(svc, '/api/org/settings', { public_assistant: false }, admin.cookie);
+    expect(await resolve()).toBe(false);
   });
 
   it('switching sets xv_org for a member, and refuses an organization the user is not in', async () => {

@@ -29,6 +29,8 @@ export interface DocumentTable {
   latest_revision_id: string;
   /** The approved revision that search serves, if any. */
   live_revision_id: string | null;
+  /** 1: the organization's public assistant may serve the approved revision to anyone (off by default). */
+  public: Generated<number>;
   created_at: number;
   updated_at: number;
 }

@@ -20,6 +20,11 @@ export const errors = defineErrors({
   token_not_found: { status: 404, message: 'No such access token.' },
   not_a_draft: { status: 409, message: 'Only a draft can be submitted for review.' },
   not_under_review: { status: 409, message: 'The document is not waiting for review.' },
+  no_public_assistant: {
+    status: 404,
+    message: 'No organization with a public assistant has that id.',
+  },
+  not_approved: { status: 409, message: 'Only a document with an approved revision can be made public.' },
   nothing_to_retire: { status: 409, message: 'The document is already retired.' },
   forbidden_origin: { status: 403, message: 'This origin may not call the MCP server.' },
   embedder_unavailable: { status: 503, message: 'The embeddings endpoint cannot be reached.' },

@@ -2,7 +2,7 @@
  * @module knowledge
  * The parts of the knowledge service that routes, pages and the MCP server share.
  */
-import type { Logger } from '@xv/platform';
+import type { Logger, PublicOrganizations, RateLimiter } from '@xv/platform';
 import type { Authenticator } from './auth.js';
 import type { DocumentStore } from './documents/documents.js';
 import type { KnowledgeIndex } from './search/knowledge-index.js';
@@ -14,6 +14,11 @@ export interface Knowledge {
   documents: DocumentStore;
   index: KnowledgeIndex;
   logger: Logger;
+  /** Identity's public organization records: whether an organization's public assistant is on. */
+  organizations: PublicOrganizations;
+  /** Limits `POST /api/public/search` per IP address. */
+  publicSearchLimiter: RateLimiter;
+  trustProxy: boolean;
   /** Public base URL of this service. */
   url: string;
   identityUrl: string;

@@ -2,7 +2,7 @@
  * @module service
  * The knowledge service: its settings, migrations and routes.
  */
-import { createRateLimiter, defineService } from '@xv/platform';
+import { createRateLimiter, defineService, PublicOrganizations } from '@xv/platform';
 import { Authenticator } from './auth.js';
 import type { KnowledgeDatabase } from './db.js';
 import { DocumentStore } from './documents/documents.js';
@@ -35,6 +35,11 @@ export const knowledgeService = defineService({
       durationSeconds: 60,
       blockSeconds: 300,
     });
+    const publicSearchLimiter = await createRateLimiter(ctx.database, {
+      keyPrefix: 'kb-public-search-ip',
+      points: ctx.config.publicSearchPerMinute,
+      durationSeconds: 60,
+    });
     const k: Knowledge = {
       auth: new Authenticator({
         tokens,
@@ -46,6 +51,9 @@ export const knowledgeService = defineService({
       documents: new DocumentStore(database, index),
       index,
       logger: ctx.logger,
+      organizations: new PublicOrganizations({ identityUrl: ctx.settings.services.identity.url }),
+      publicSearchLimiter,
+      trustProxy: ctx.settings.trustProxy,
       url: ctx.settings.services.knowledge.url,
       identityUrl: ctx.settings.services.identity.url,
       sharedDomain: ctx.settings.sharedDomain,

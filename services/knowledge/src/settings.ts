@@ -13,6 +13,11 @@ export const knowledgeSettings = {
     z.coerce.number().int().min(16).max(4096).default(384),
   ),
   vectorBackend: setting('XV_KB_VECTOR_BACKEND', z.enum(['auto', 'scan']).default('auto')),
+  /** Public searches (`POST /api/public/search`, no sign-in) per minute from one IP address. */
+  publicSearchPerMinute: setting(
+    'XV_KB_PUBLIC_SEARCH_PER_MINUTE',
+    z.coerce.number().int().positive().default(60),
+  ),
   mcpAllowedHosts: setting(
     'XV_KB_MCP_ALLOWED_HOSTS',
     z

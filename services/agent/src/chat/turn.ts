@@ -33,8 +33,11 @@ export interface ChatDependencies {
   catalog: ModelCatalog;
   store: SessionStore;
   settings: ChatSettings;
-  tools: Omit<ToolContext, 'tenant' | 'session' | 'signal'>;
+  tools: Omit<ToolContext, 'tenant' | 'session' | 'owner' | 'access' | 'signal'>;
 }
+
+/** Who the turn acts for: the session id they chose, its owner, and what its tenant opens to them. */
+export type TurnCaller = Pick<ToolContext, 'session' | 'owner' | 'access'>;
 
 export interface ChatRequest {
   message: string;
@@ -78,6 +81,7 @@ export function historyWindow(messages: StoredMessage[], settings: ChatSettings)
 export function startChatTurn(
   deps: ChatDependencies,
   turn: SessionTurn,
+  caller: TurnCaller,
   request: ChatRequest,
   signal: AbortSignal,
 ): AsyncGenerator<TurnOutput> {
@@ -86,19 +90,20 @@ export function startChatTurn(
     { provider: route.provider, model: route.model ?? '' },
     { useGateway: route.useGateway === true },
   );
-  return runChatTurn(deps, turn, request, model, signal);
+  return runChatTurn(deps, turn, caller, request, model, signal);
 }
 
 async function* runChatTurn(
   deps: ChatDependencies,
   turn: SessionTurn,
+  caller: TurnCaller,
   request: ChatRequest,
   model: LanguageModel,
   signal: AbortSignal,
 ): AsyncGenerator<TurnOutput> {
   const { snapshot } = turn;
   const startedAt = Date.now();
-  const tools = agentTools({ ...deps.tools, tenant: snapshot.tenant, session: snapshot.id, signal });
+  const tools = agentTools({ ...deps.tools, ...caller, tenant: snapshot.tenant, signal });
   let answered = false;
   let finish: Extract<ChatEvent, { type: 'finish' }> | undefined;
   for await (const event of streamChat({

@@ -4,7 +4,9 @@
  */
 import type { Migrations } from '@xv/platform';
 import { sessions } from './0001_sessions.js';
+import { owners } from './0002_owners.js';
 
 export const migrations: Migrations = {
   '0001_sessions': sessions,
+  '0002_owners': owners,
 };

@@ -3,8 +3,13 @@
  * `GET /`: the chat page for a person. Answers stream in as they are written;
  * the session id lives in the browser (localStorage), so a reload continues the
  * conversation; a badge shows each tool the agent used. No external assets.
+ * It shows who is signed in and for which organization, or offers to sign in;
+ * a visitor who is not signed in gets the anonymous owner cookie here, so their
+ * conversations are theirs alone.
  */
-import type { App } from '@xv/platform';
+import type { App, SsoClient } from '@xv/platform';
+import type { Child } from 'hono/jsx';
+import { issueOwnerCookie, type Principal, principalOf } from '../principal.js';
 import { CHAT_SCRIPT } from './chat-script.js';
 
 const STYLE = `
@@ -15,7 +20,8 @@ body { margin: 0; font: 16px/1.5 system-ui, sans-serif; }
 main { max-width: 46rem; margin: 0 auto; padding: 1rem; display: flex; flex-direction: column; min-height: 100vh; }
 header { display: flex; align-items: baseline; gap: 1rem; flex-wrap: wrap; }
 h1 { font-size: 1.4rem; margin: 0; flex: 1; }
-.session { color: var(--muted); font-size: .9rem; margin: 0; }
+.session, .who-am-i { color: var(--muted); font-size: .9rem; margin: 0; }
+.who-am-i { flex-basis: 100%; }
 #log { list-style: none; padding: 0; margin: 1rem 0; flex: 1; }
 .message { margin: .75rem 0; padding: .6rem .8rem; border-radius: .6rem; }
 .message.user { background: var(--bubble); margin-left: 3rem; }
@@ -37,7 +43,45 @@ button:disabled { opacity: .5; cursor: progress; }
 #status { color: var(--muted); min-height: 1.5em; margin: 0; }
 `;
 
-function ChatPage({ maxMessageChars }: { maxMessageChars: number }) {
+export interface ChatPageOptions {
+  maxMessageChars: number;
+  sso: SsoClient;
+  sharedDomain: string;
+  identityUrl: string;
+  /** This service's public URL: where sign-in comes back to. */
+  agentUrl: string;
+}
+
+function WhoAmI({
+  principal,
+  signInUrl,
+  accountUrl,
+}: {
+  principal: Principal;
+  signInUrl: string;
+  accountUrl: string;
+}) {
+  if (principal.kind !== 'person')
+    return (
+      <p class="who-am-i">
+        Not signed in: the assistant answers from public information only. <a href={signInUrl}>Sign in</a>
+      </p>
+    );
+  return (
+    <p class="who-am-i">
+      Signed in as <strong>{principal.person.user.name}</strong> ({principal.person.user.email})
+      {principal.active ? (
+        <>
+          {' '}
+          for <strong>{principal.active.org_name}</strong>
+        </>
+      ) : null}
+      . <a href={accountUrl}>Account and organization</a>
+    </p>
+  );
+}
+
+function ChatPage({ maxMessageChars, who }: { maxMessageChars: number; who: Child }) {
   return (
     <html lang="en">
       <head>
@@ -56,6 +100,7 @@ function ChatPage({ maxMessageChars }: { maxMessageChars: number }) {
             <button id="new-session" class="secondary" type="button">
               New conversation
             </button>
+            {who}
           </header>
           <ol id="log" aria-label="Conversation" aria-live="polite" />
           <form id="composer">
@@ -79,6 +124,14 @@ function ChatPage({ maxMessageChars }: { maxMessageChars: number }) {
   );
 }
 
-export function registerChatPage(app: App, options: { maxMessageChars: number }): void {
-  app.get('/', (c) => c.html(`<!doctype html>${<ChatPage maxMessageChars={options.maxMessageChars} />}`));
+export function registerChatPage(app: App, options: ChatPageOptions): void {
+  const signInUrl = `${options.identityUrl}/login?${new URLSearchParams({ redirect: `${options.agentUrl}/` })}`;
+  const accountUrl = `${options.identityUrl}/account`;
+  app.get('/', async (c) => {
+    const principal = await principalOf(c, options.sso);
+    if (principal.kind === 'bare') issueOwnerCookie(c, options.sharedDomain);
+    const who = <WhoAmI principal={principal} signInUrl={signInUrl} accountUrl={accountUrl} />;
+    c.header('cache-control', 'no-store');
+    return c.html(`<!doctype html>${<ChatPage maxMessageChars={options.maxMessageChars} who={who} />}`);
+  });
 }

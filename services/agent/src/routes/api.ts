@@ -1,7 +1,8 @@
 /**
  * @module routes/api
  * The agent API as the spec lists it. The session is chosen by `?session=` or
- * the `x-agent-session` header.
+ * the `x-agent-session` header, within the caller's own sessions (see
+ * `principal.ts`): the same id from another owner is another session.
  *
  * | route | does |
  * |---|---|
@@ -9,24 +10,28 @@
  * | GET /api/state | the session: tenant, route, systemPrompt, messageCount, messages |
  * | POST /api/config {route, systemPrompt, tenant} | `{ok:true, route}` |
  * | POST /api/reset | `{ok:true}`: the conversation is forgotten, the settings stay |
- * | GET /api/tickets | tickets opened for the session's tenant |
+ * | GET /api/tickets | tickets the caller opened, and their active organization's with `tickets:read` |
  */
 import {
   type App,
   createRoute,
   limitByIp,
   type ModelCatalog,
+  type PublicOrganizations,
   platformErrors,
   type RateLimiter,
+  type SsoClient,
   sharedDomainCors,
   z,
 } from '@xv/platform';
 import type { Context } from 'hono';
 import { type ChatDependencies, type ChatRequest, effectiveRoute, startChatTurn } from '../chat/turn.js';
 import { errors } from '../errors.js';
+import { type Principal, principalOf, sessionKey } from '../principal.js';
 import { type SessionTurn, TurnWaitTimeout } from '../sessions/actor.js';
 import type { SessionRegistry } from '../sessions/registry.js';
-import { DEFAULT_TENANT, type SessionStore } from '../sessions/store.js';
+import type { SessionStore } from '../sessions/store.js';
+import { accessTo, checkTenantChoice, sessionDefaults } from '../tenancy.js';
 import type { TicketDesk } from '../tools/tickets.js';
 import { outputStream } from './chat-stream.js';
 import {
@@ -39,6 +44,9 @@ import {
   ticketSchema,
 } from './schemas.js';
 import { SESSION_HEADER, sessionIdOf } from './session-id.js';
+
+/** The permission that shows a member their organization's tickets (admins and support). */
+const TICKETS_READ = 'tickets:read';
 
 /** How long after the model's own timeout a turn's response may still run (a slow reader). */
 const TURN_GRACE_MS = 30_000;
@@ -53,6 +61,8 @@ export interface AgentApi {
   chatLimiter: RateLimiter;
   trustProxy: boolean;
   sharedDomain: string;
+  sso: SsoClient;
+  organizations: PublicOrganizations;
 }
 
 const sessionHeaders = z.object({ [SESSION_HEADER]: z.string().optional() });
@@ -123,7 +133,8 @@ const resetRoute = createRoute({
 const ticketsRoute = createRoute({
   method: 'get',
   path: '/api/tickets',
-  summary: "Tickets opened for the session's tenant, newest first",
+  summary:
+    "Tickets the caller opened, and their active organization's for holders of tickets:read, newest first",
   request: sessionRequest,
   responses: {
     200: json(z.object({ ok: z.literal(true), tickets: z.array(ticketSchema) }), 'The tickets'),
@@ -139,13 +150,13 @@ export function registerAgentApi(app: App, api: AgentApi): void {
   app.post('/api/chat', limitByIp(api.chatLimiter, api.trustProxy), async (c) => {
     const sessionId = sessionIdOf(c, { generate: true });
     const request = await readChatRequest(c, api.maxMessageChars);
+    const principal = await principalOf(c, api.sso);
     const clientGone = followAbort(c.req.raw.signal);
-    const { turn, outputs, first } = await startAnswer(api, sessionId, request, clientGone.signal).catch(
-      (error) => {
-        clientGone.unlink();
-        throw error;
-      },
-    );
+    const started = startAnswer(api, principal, sessionId, request, clientGone.signal);
+    const { turn, outputs, first } = await started.catch((error) => {
+      clientGone.unlink();
+      throw error;
+    });
     const logger = c.get('logger');
     const body = outputStream(first, outputs, c.req.query('marks') === '1', {
       deadlineMs: api.chat.settings.timeoutMs + TURN_GRACE_MS,
@@ -167,11 +178,13 @@ export function registerAgentApi(app: App, api: AgentApi): void {
 
   app.openapi(stateRoute, async (c) => {
     const id = sessionIdOf(c);
-    const [record, messages] = await Promise.all([api.store.read(id), api.store.messages(id)]);
+    const principal = await principalOf(c, api.sso);
+    const key = sessionKey(principal, id);
+    const [record, messages] = await Promise.all([api.store.read(key), api.store.messages(key)]);
     return c.json(
       {
         session: id,
-        tenant: record?.tenant ?? DEFAULT_TENANT,
+        tenant: record?.tenant ?? sessionDefaults(principal).tenant,
         route: effectiveRoute(record ?? { route: null }, api.catalog),
         systemPrompt: record?.systemPrompt ?? api.chat.settings.systemPrompt,
         messageCount: messages.length,
@@ -184,7 +197,9 @@ export function registerAgentApi(app: App, api: AgentApi): void {
   app.openapi(configRoute, async (c) => {
     const id = sessionIdOf(c);
     const changes = c.req.valid('json');
-    const route = await withTurn(api, id, c, async (turn) => {
+    const principal = await principalOf(c, api.sso);
+    if (changes.tenant !== undefined) await checkTenantChoice(changes.tenant, principal, api.organizations);
+    const route = await withTurn(api, principal, id, c, async (turn) => {
       const rev = await api.store.configure(turn.lease, changes);
       turn.update(rev, (s) => {
         if (changes.route) s.route = changes.route;
@@ -198,7 +213,8 @@ export function registerAgentApi(app: App, api: AgentApi): void {
 
   app.openapi(resetRoute, async (c) => {
     const id = sessionIdOf(c);
-    await withTurn(api, id, c, async (turn) => {
+    const principal = await principalOf(c, api.sso);
+    await withTurn(api, principal, id, c, async (turn) => {
       const rev = await api.store.clearHistory(turn.lease);
       turn.update(rev, (s) => {
         s.window = [];
@@ -209,8 +225,13 @@ export function registerAgentApi(app: App, api: AgentApi): void {
   });
 
   app.openapi(ticketsRoute, async (c) => {
-    const record = await api.store.read(sessionIdOf(c));
-    const tickets = await api.tickets.list(record?.tenant ?? DEFAULT_TENANT);
+    const session = sessionIdOf(c);
+    const principal = await principalOf(c, api.sso);
+    const staff =
+      principal.kind === 'person' && principal.active?.permissions.includes(TICKETS_READ)
+        ? [principal.active.org_id]
+        : [];
+    const tickets = await api.tickets.list({ owner: principal.owner, session, orgIds: staff });
     return c.json({ ok: true as const, tickets }, 200);
   });
 }
@@ -262,10 +283,19 @@ async function readChatRequest(c: Context, maxChars: number): Promise<ChatReques
  * byte (no model configured, the model failing at once) releases the turn and is
  * thrown, so it becomes a plain JSON error.
  */
-async function startAnswer(api: AgentApi, sessionId: string, request: ChatRequest, signal: AbortSignal) {
-  const turn = await takeTurn(api, sessionId, signal);
+async function startAnswer(
+  api: AgentApi,
+  principal: Principal,
+  sessionId: string,
+  request: ChatRequest,
+  signal: AbortSignal,
+) {
+  const turn = await takeTurn(api, principal, sessionId, signal);
   try {
-    const outputs = startChatTurn(api.chat, turn, request, signal);
+    // Checked at every turn: a person who left the organization, or an assistant made private, opens nothing.
+    const access = await accessTo(turn.snapshot.tenant, principal, api.organizations);
+    const caller = { session: sessionId, owner: principal.owner, access };
+    const outputs = startChatTurn(api.chat, turn, caller, request, signal);
     const first = await outputs.next();
     if (!first.done && first.value.type === 'failed' && first.value.beforeOutput)
       throw errors.model_failed(`The model failed before answering: ${first.value.message}`);
@@ -276,10 +306,16 @@ async function startAnswer(api: AgentApi, sessionId: string, request: ChatReques
   }
 }
 
-/** Waits for the session's turn; 503 `session_busy` past the wait limit. */
-async function takeTurn(api: AgentApi, sessionId: string, signal?: AbortSignal): Promise<SessionTurn> {
+/** Waits for the turn of the caller's session `sessionId`; 503 `session_busy` past the wait limit. */
+async function takeTurn(
+  api: AgentApi,
+  principal: Principal,
+  sessionId: string,
+  signal?: AbortSignal,
+): Promise<SessionTurn> {
   try {
-    return await api.registry.get(sessionId).acquire(signal);
+    const actor = api.registry.get(sessionKey(principal, sessionId), sessionDefaults(principal));
+    return await actor.acquire(signal);
   } catch (error) {
     if (error instanceof TurnWaitTimeout) throw errors.session_busy();
     // The client left while waiting its turn: nobody reads the answer, and it is no failure of ours.
@@ -290,11 +326,12 @@ async function takeTurn(api: AgentApi, sessionId: string, signal?: AbortSignal):
 
 async function withTurn<T>(
   api: AgentApi,
+  principal: Principal,
   sessionId: string,
   c: Context,
   work: (turn: SessionTurn) => Promise<T>,
 ): Promise<T> {
-  const turn = await takeTurn(api, sessionId, c.req.raw.signal);
+  const turn = await takeTurn(api, principal, sessionId, c.req.raw.signal);
   try {
     return await work(turn);
   } finally {

@@ -1,9 +1,10 @@
 /**
  * @module routes/session-id
  * Which session a request is for: the `session` query parameter or the
- * `x-agent-session` header (the same id when both are given). A session id is a
- * bearer secret until sign-in arrives: whoever knows it reads the conversation,
- * so clients should use long random ids (the chat page uses a UUID).
+ * `x-agent-session` header (the same id when both are given). The id is looked up
+ * among the caller's own sessions (`principal.ts`). For a caller without cookies
+ * the id alone names the session, so it is that caller's secret: such clients
+ * should use long random ids, or let the agent make one (`ses_` + 128 random bits).
  */
 import { newId } from '@xv/platform';
 import type { Context } from 'hono';

@@ -8,8 +8,9 @@
  */
 import { newId } from '@xv/platform';
 import {
-  DEFAULT_TENANT,
   type Lease,
+  NO_OWNER,
+  type SessionDefaults,
   type SessionRecord,
   type SessionStore,
   type StoredMessage,
@@ -52,6 +53,8 @@ export class SessionActor {
     readonly id: string,
     private readonly store: SessionStore,
     private readonly options: ActorOptions,
+    /** Owner and tenant the session is created with on its first turn. */
+    private readonly initial: SessionDefaults = NO_OWNER,
   ) {}
 
   /** True while a turn runs or waits; a busy actor never leaves memory. */
@@ -82,7 +85,7 @@ export class SessionActor {
       signal?.throwIfAborted();
       if (!this.created) {
         // A session created just now is known without reading it back.
-        if (await this.store.ensure(this.id)) this.cached = newSession(this.id);
+        if (await this.store.ensure(this.id, this.initial)) this.cached = newSession(this.id, this.initial);
         this.created = true;
       }
       lease = await this.waitForLease(signal);
@@ -157,8 +160,8 @@ export class SessionActor {
   }
 }
 
-function newSession(id: string): SessionSnapshot {
-  return { id, tenant: DEFAULT_TENANT, route: null, systemPrompt: null, rev: 0, messageCount: 0, window: [] };
+function newSession(id: string, initial: SessionDefaults): SessionSnapshot {
+  return { id, tenant: initial.tenant, route: null, systemPrompt: null, rev: 0, messageCount: 0, window: [] };
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -6,7 +6,7 @@
  * the database, so it comes back on the next message as it was.
  */
 import { type ActorOptions, SessionActor } from './actor.js';
-import type { SessionStore } from './store.js';
+import type { SessionDefaults, SessionStore } from './store.js';
 
 export interface RegistryOptions extends ActorOptions {
   maxActors: number;
@@ -30,10 +30,11 @@ export class SessionRegistry {
     return this.actors.size;
   }
 
-  get(id: string): SessionActor {
+  /** The session object of `id` (a session key); `initial` is what a session created now starts with. */
+  get(id: string, initial?: SessionDefaults): SessionActor {
     let actor = this.actors.get(id);
     if (actor) this.actors.delete(id);
-    else actor = new SessionActor(id, this.store, this.options);
+    else actor = new SessionActor(id, this.store, this.options, initial);
     this.actors.set(id, actor);
     if (this.actors.size > this.options.maxActors) this.evictOverflow(actor);
     return actor;

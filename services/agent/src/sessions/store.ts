@@ -14,7 +14,10 @@ type SessionUpdate = UpdateQueryBuilder<Tables, 'agent_sessions', 'agent_session
 
 export type Tables = {
   agent_sessions: {
+    /** The session's key: `<owner>/<id>` for an owned session, the bare id otherwise. */
     id: string;
+    /** `user:<id>`, `anon:<hash>`, or '' (a caller without cookies). */
+    owner: Generated<string>;
     tenant: string;
     route: string | null;
     system_prompt: string | null;
@@ -37,7 +40,12 @@ export type Tables = {
   agent_tickets: {
     id: string;
     tenant: string;
+    /** The session id its creator chose (not the key). */
     session_id: string;
+    /** The creator's owner key ('' for a caller without cookies). */
+    owner: Generated<string>;
+    /** The organization it was opened for; null when the tenant named none. */
+    org_id: string | null;
     title: string;
     priority: string;
     details: string;
@@ -85,6 +93,14 @@ export interface Lease {
 
 export const DEFAULT_TENANT = 'default';
 
+/** What a session starts with: its owner, and its tenant until a config changes it. */
+export interface SessionDefaults {
+  owner: string;
+  tenant: string;
+}
+
+export const NO_OWNER: SessionDefaults = { owner: '', tenant: DEFAULT_TENANT };
+
 /** The lease was lost (expired and taken by another holder) before the write. */
 export class LeaseLostError extends Error {
   override name = 'LeaseLostError';
@@ -98,11 +114,11 @@ export class SessionStore {
   }
 
   /** Creates the session on first use; true when it was created now, false when it existed. */
-  async ensure(id: string): Promise<boolean> {
+  async ensure(id: string, initial: SessionDefaults = NO_OWNER): Promise<boolean> {
     const now = Date.now();
     const result = await this.db
       .insertInto('agent_sessions')
-      .values({ id, tenant: DEFAULT_TENANT, created_at: now, updated_at: now })
+      .values({ id, owner: initial.owner, tenant: initial.tenant, created_at: now, updated_at: now })
       .onConflict((oc) => oc.column('id').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;

@@ -5,15 +5,20 @@
  * to the model as that tool's error, and the turn goes on.
  */
 import { tool, zodSchema } from '@xv/platform';
+import type { TenantAccess } from '../tenancy.js';
 import { knowledgeSearchInput, searchKnowledgeBase } from './knowledge-search.js';
 import { estimateAiRoi, roiInput } from './roi.js';
 import { type TicketDesk, ticketInput } from './tickets.js';
 
 export interface ToolContext {
   tenant: string;
+  /** The session id the caller chose. */
   session: string;
+  /** The session's owner key. */
+  owner: string;
+  /** What the session's tenant opens for its principal (checked at the start of the turn). */
+  access: TenantAccess;
   kbUrl: string;
-  kbToken: string | undefined;
   tickets: TicketDesk;
   signal: AbortSignal;
 }
@@ -32,7 +37,7 @@ export function agentTools(context: ToolContext) {
         "Searches the organization's approved knowledge base documents and returns matching passages.",
       inputSchema: schemas.knowledgeSearch,
       execute: (input) =>
-        searchKnowledgeBase({ kbUrl: context.kbUrl, token: context.kbToken, signal: context.signal }, input),
+        searchKnowledgeBase({ kbUrl: context.kbUrl, access: context.access, signal: context.signal }, input),
     }),
     estimateAiRoi: tool({
       description:
@@ -44,7 +49,9 @@ export function agentTools(context: ToolContext) {
       description: 'Opens a ticket so a person follows up on the request.',
       inputSchema: schemas.ticket,
       execute: async (input) => {
-        const ticket = await context.tickets.open(context.tenant, context.session, input);
+        const { tenant, session, owner, access } = context;
+        const orgId = access.kind === 'none' ? null : access.orgId;
+        const ticket = await context.tickets.open({ tenant, session, owner, orgId }, input);
         return { id: ticket.id, title: ticket.title, priority: ticket.priority };
       },
     }),

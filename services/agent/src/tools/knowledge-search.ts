@@ -1,10 +1,20 @@
 /**
  * @module tools/knowledge-search
- * `knowledgeBaseSearch`: asks the knowledge base (`POST {XV_KB_URL}/api/ai/search`)
- * with the agent's personal access token (scope `ai:read`, `XV_AGENT_KB_TOKEN`).
+ * `knowledgeBaseSearch`: searches the knowledge base as the session's principal,
+ * never with a credential of its own:
+ *
+ * - a member of the session's organization: `POST {XV_KB_URL}/api/ai/search` with
+ *   the person's own `xv_session` and `xv_org=<organization>`, so the knowledge
+ *   base applies their rights in that organization;
+ * - a session of an organization's public assistant: `POST /api/public/search`,
+ *   which answers only the documents the organization marked public, and only while
+ *   its public assistant is on;
+ * - anything else: the model is told the knowledge base is not available here.
+ *
  * Failures are thrown as plain sentences: the model reads them as the tool's result.
  */
-import { z } from '@xv/platform';
+import { ORG_COOKIE, SESSION_COOKIE, z } from '@xv/platform';
+import type { TenantAccess } from '../tenancy.js';
 
 export const knowledgeSearchInput = z.object({
   query: z.string().trim().min(1).max(500).describe('What to look for'),
@@ -22,19 +32,37 @@ export interface KnowledgeHit {
 const SEARCH_TIMEOUT_MS = 10_000;
 const MAX_PASSAGE_CHARS = 1_500;
 
+export const KNOWLEDGE_NOT_AVAILABLE =
+  'The knowledge base is not available to this conversation: sign in, or talk to an organization that offers a public assistant.';
+
+/** The knowledge base request that searches as `access`; undefined when it opens no knowledge. */
+function searchRequest(access: TenantAccess, query: string, topK: number) {
+  const json = { 'content-type': 'application/json' };
+  if (access.kind === 'member')
+    return {
+      path: '/api/ai/search',
+      headers: { ...json, cookie: `${SESSION_COOKIE}=${access.sessionToken}; ${ORG_COOKIE}=${access.orgId}` },
+      body: { query, topK },
+    };
+  if (access.kind === 'public')
+    return { path: '/api/public/search', headers: json, body: { orgId: access.orgId, query, topK } };
+  return undefined;
+}
+
 export async function searchKnowledgeBase(
-  options: { kbUrl: string; token: string | undefined; signal?: AbortSignal },
+  options: { kbUrl: string; access: TenantAccess; signal?: AbortSignal },
   input: z.input<typeof knowledgeSearchInput>,
 ): Promise<{ hits: KnowledgeHit[] }> {
   const { query, topK } = knowledgeSearchInput.parse(input);
-  if (!options.token) throw new Error('The knowledge base is not connected (XV_AGENT_KB_TOKEN is not set).');
+  const request = searchRequest(options.access, query, topK);
+  if (!request) throw new Error(KNOWLEDGE_NOT_AVAILABLE);
   const timeout = AbortSignal.timeout(SEARCH_TIMEOUT_MS);
   let response: Response;
   try {
-    response = await fetch(`${options.kbUrl}/api/ai/search`, {
+    response = await fetch(`${options.kbUrl}${request.path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query, topK }),
+      headers: request.headers,
+      body: JSON.stringify(request.body),
       signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
     });
   } catch {

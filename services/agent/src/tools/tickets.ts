@@ -1,8 +1,13 @@
 /**
  * @module tools/tickets
- * Tickets the agent opens for a person to follow up: stored per tenant, listable,
- * and announced to an optional webhook (`XV_AGENT_TICKET_WEBHOOK`) after they are
- * stored. A webhook that fails is logged; the ticket stands.
+ * Tickets the agent opens for a person to follow up: stored with their creator
+ * (the session's owner) and, when the tenant is an organization, that
+ * organization; announced to an optional webhook (`XV_AGENT_TICKET_WEBHOOK`)
+ * after they are stored. A webhook that fails is logged; the ticket stands.
+ *
+ * Who sees a ticket: its creator (the same owner; a caller without cookies only
+ * in the session id it was opened in), and the members of its organization who
+ * hold `tickets:read` there (admins and support). Nobody else.
  */
 import { type Database, type Logger, newId, z } from '@xv/platform';
 import type { Kysely } from 'kysely';
@@ -17,9 +22,29 @@ export const ticketInput = z.object({
 });
 export type TicketInput = z.input<typeof ticketInput>;
 
+/** Where a ticket comes from. */
+export interface TicketOrigin {
+  tenant: string;
+  /** The session id its creator chose. */
+  session: string;
+  owner: string;
+  /** The organization it is opened for, when the tenant is one the creator may reach. */
+  orgId: string | null;
+}
+
+/** Whose tickets a listing shows. */
+export interface TicketReader {
+  owner: string;
+  /** The session id the caller named (what finds a cookie-less caller's tickets). */
+  session: string;
+  /** Organizations whose tickets the caller may read (`tickets:read`). */
+  orgIds: string[];
+}
+
 export interface Ticket {
   id: string;
   tenant: string;
+  /** The creator's session id: shown to the creator only, '' to the organization's staff. */
   session: string;
   title: string;
   priority: (typeof TICKET_PRIORITIES)[number];
@@ -39,8 +64,9 @@ export class TicketDesk {
     this.db = database.kysely.withTables<Tables>();
   }
 
-  async open(tenant: string, session: string, input: TicketInput): Promise<Ticket> {
+  async open(origin: TicketOrigin, input: TicketInput): Promise<Ticket> {
     const { title, priority, details } = ticketInput.parse(input);
+    const { tenant, session } = origin;
     const ticket: Ticket = {
       id: newId('tkt'),
       tenant,
@@ -56,6 +82,8 @@ export class TicketDesk {
         id: ticket.id,
         tenant,
         session_id: session,
+        owner: origin.owner,
+        org_id: origin.orgId,
         title,
         priority,
         details,
@@ -66,12 +94,18 @@ export class TicketDesk {
     return ticket;
   }
 
-  /** The tenant's tickets, newest first. */
-  async list(tenant: string, limit = 100): Promise<Ticket[]> {
+  /** The tickets `reader` may see, newest first. */
+  async list(reader: TicketReader, limit = 100): Promise<Ticket[]> {
+    const own = (row: { owner: string; session_id: string }) =>
+      row.owner === reader.owner && (reader.owner !== '' || row.session_id === reader.session);
     const rows = await this.db
       .selectFrom('agent_tickets')
       .selectAll()
-      .where('tenant', '=', tenant)
+      .where((eb) => {
+        const mine = eb('owner', '=', reader.owner);
+        const created = reader.owner ? mine : eb.and([mine, eb('session_id', '=', reader.session)]);
+        return reader.orgIds.length ? eb.or([created, eb('org_id', 'in', reader.orgIds)]) : created;
+      })
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
@@ -79,7 +113,8 @@ export class TicketDesk {
     return rows.map((row) => ({
       id: row.id,
       tenant: row.tenant,
-      session: row.session_id,
+      // A cookie-less creator's session id is its secret: the organization's staff do not get it.
+      session: own(row) ? row.session_id : '',
       title: row.title,
       priority: row.priority as Ticket['priority'],
       details: row.details,

@@ -182,6 +182,15 @@ export async function changeMembership(
   });
 }
 
+/** Turns the organization's public assistant on or off. */
+export async function setPublicAssistant(db: IdentityDb, orgId: string, on: boolean) {
+  await db
+    .updateTable('organizations')
+    .set({ public_assistant: on ? 1 : 0 })
+    .where('id', '=', orgId)
+    .execute();
+}
+
 export async function verifyOrganization(db: IdentityDb, orgId: string, at = Date.now()) {
   const result = await db
     .updateTable('organizations')
@@ -237,6 +246,7 @@ export async function registerAccount(
     slug: await uniqueSlug(db, account.realmId, account.orgName),
     verified: 0,
     verified_at: null,
+    public_assistant: 0,
     created_at: now,
   };
   try {

@@ -4,12 +4,21 @@
  * permissions from the session (`memberships[].permissions`), never the role names.
  */
 
-export const ROLES = ['admin', 'reviewer', 'member'] as const;
+export const ROLES = ['admin', 'reviewer', 'support', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const PERMISSIONS: Record<Role, readonly string[]> = {
-  admin: ['org:manage', 'members:manage', 'service-clients:manage', 'review:decide', 'did:issue'],
+  admin: [
+    'org:manage',
+    'members:manage',
+    'service-clients:manage',
+    'review:decide',
+    'did:issue',
+    'tickets:read',
+  ],
   reviewer: ['review:decide'],
+  /** Reads the organization's support tickets opened through the agent. */
+  support: ['tickets:read'],
   member: [],
 };
 

@@ -6,6 +6,7 @@
  * | POST /api/org/members | session, admin of the active organization | `{email, role}` | `{ok, org_id, user_id, role}` |
  * | PATCH  /api/org/members/:userId | session, admin | `{role}` | `{ok, org_id, user_id, role}` |
  * | DELETE /api/org/members/:userId | session, admin | none | `{ok, org_id, user_id}` |
+ * | POST /api/org/settings | session, `org:manage` in the active organization | `{public_assistant}` | `{ok, org_id, public_assistant}` |
  *
  * Changing or ending a membership revokes the membership credentials it vouched for,
  * and the last administrator can be neither demoted nor removed.
@@ -32,6 +33,7 @@ import {
   findUserByEmail,
   membersOf,
   type Organization,
+  setPublicAssistant,
 } from '../accounts/repository.js';
 import { ROLES, type Role } from '../accounts/roles.js';
 import type { IdentityContext } from '../context.js';
@@ -49,6 +51,8 @@ const publicOrganization = z
     verified: z.boolean(),
     verified_at: z.string().nullable(),
     realm: z.string(),
+    /** Anonymous visitors may chat with the organization's public assistant (the agent). */
+    public_assistant: z.boolean(),
   })
   .openapi('PublicOrganization');
 
@@ -62,6 +66,7 @@ export function publicRecord(identityUrl: string, org: Organization) {
     verified: org.verified === 1,
     verified_at: org.verified_at === null ? null : new Date(org.verified_at).toISOString(),
     realm: org.realm_id,
+    public_assistant: org.public_assistant === 1,
   };
 }
 
@@ -155,6 +160,21 @@ const removeMemberRoute = createRoute({
   responses: { 200: jsonResponse('Removed', membershipResult), ...changeErrors },
 });
 
+const settingsRoute = createRoute({
+  method: 'post',
+  path: '/api/org/settings',
+  summary: "Change the active organization's settings",
+  request: { body: jsonBody(z.object({ public_assistant: z.boolean() })) },
+  responses: {
+    200: jsonResponse(
+      'Saved',
+      z.object({ ok: z.literal(true), org_id: z.string(), public_assistant: z.boolean() }),
+    ),
+    401: jsonResponse('Not signed in', errorBody),
+    403: jsonResponse('Not an administrator', errorBody),
+  },
+});
+
 /** The active membership of the signed-in user, checked to hold `permission` when one is given. */
 export function activeOrganization(c: Context, session: SessionRecord, permission?: string) {
   const membership = activeMembership(session.view, c);
@@ -167,6 +187,7 @@ export function registerOrganizationRoutes(app: App, identity: IdentityContext) 
   const { db } = identity;
   app.use('/api/org/resolve', publicCors());
   app.use('/api/org/switch', sharedDomainCors(identity.sharedDomain));
+  app.use('/api/org/settings', sharedDomainCors(identity.sharedDomain));
 
   app.openapi(resolveRoute, async (c) => {
     const { org_id, slug, realm } = c.req.valid('query');
@@ -191,6 +212,14 @@ export function registerOrganizationRoutes(app: App, identity: IdentityContext) 
       sharedCookieOptions(identity.sharedDomain, identity.config.sessionLifetimeSeconds),
     );
     return c.json({ ok: true as const, org_id }, 200);
+  });
+
+  app.openapi(settingsRoute, async (c) => {
+    const session = await identity.requireSession(c);
+    const { org_id } = activeOrganization(c, session, 'org:manage');
+    const { public_assistant } = c.req.valid('json');
+    await setPublicAssistant(db, org_id, public_assistant);
+    return c.json({ ok: true as const, org_id, public_assistant }, 200);
   });
 
   app.openapi(listMembersRoute, async (c) => {

@@ -12,6 +12,8 @@ import { Layout } from './layout.js';
 export interface AccountView {
   session: IdentitySession;
   activeOrgId: string | undefined;
+  /** The active organization's public assistant setting; null when the viewer may not change it. */
+  publicAssistant: boolean | null;
   totpEnabled: boolean;
   recoveryCodesLeft: number;
   passkeys: { id: string; name: string; aal: string; created_at: number }[];
@@ -78,6 +80,13 @@ for (const button of document.querySelectorAll('[data-switch-org]')) {
     catch (error) { show('org-status', error.message, true); }
   });
 }
+byId('public-assistant')?.addEventListener('change', async (event) => {
+  const box = event.target;
+  try {
+    await xv('/api/org/settings', { public_assistant: box.checked });
+    show('org-status', box.checked ? 'The public assistant is on.' : 'The public assistant is off.');
+  } catch (error) { box.checked = !box.checked; show('org-status', error.message, true); }
+});
 byId('member-form')?.addEventListener('submit', async (event) => {
   event.preventDefault();
   try {
@@ -224,6 +233,15 @@ export function AccountPage(props: { view: AccountView }) {
               ))}
             </tbody>
           </table>
+          {view.publicAssistant === null ? null : (
+            <p>
+              <label>
+                <input id="public-assistant" type="checkbox" checked={view.publicAssistant} /> Public
+                assistant: visitors who are not signed in may chat with this organization's assistant, which
+                searches only the documents you marked public
+              </label>
+            </p>
+          )}
           <p id="org-status" role="status" aria-live="polite" />
         </section>
 

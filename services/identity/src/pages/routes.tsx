@@ -5,7 +5,7 @@
  */
 import { type App, activeMembership, MFA_COOKIE } from '@xv/platform';
 import { getCookie } from 'hono/cookie';
-import { findUserById, membersOf } from '../accounts/repository.js';
+import { findOrganization, findUserById, membersOf } from '../accounts/repository.js';
 import { withQuery } from '../auth/web.js';
 import type { IdentityContext } from '../context.js';
 import { findMfaChallenge } from '../mfa/challenges.js';
@@ -62,6 +62,8 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
     if (!user) return c.redirect('/login', 303);
     const active = activeMembership(session.view, c);
     const admin = active?.permissions.includes('members:manage') ?? false;
+    const manager = active?.permissions.includes('org:manage') ?? false;
+    const org = manager && active ? await findOrganization(db, active.org_id) : undefined;
     const wanted = c.req.query('stepup');
     const redirect = redirectOf(c.req.query('redirect'));
     const stepUp = isLevel(wanted)
@@ -83,6 +85,7 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
         view={{
           session: session.view,
           activeOrgId: active?.org_id,
+          publicAssistant: org ? org.public_assistant === 1 : null,
           totpEnabled: user.totp_secret !== null,
           recoveryCodesLeft: await remainingRecoveryCodes(db, user.id),
           passkeys,

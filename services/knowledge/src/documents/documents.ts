@@ -77,6 +77,8 @@ export interface DocumentDetail extends DocumentSummary {
   makerId: string;
   /** The approved revision search serves now, when there is one. */
   live: { revision: number; title: string; hash: string; content: string } | null;
+  /** Marked public: served to the organization's public assistant while it has an approved revision. */
+  public: boolean;
   history: HistoryEntry[];
 }
 
@@ -359,6 +361,7 @@ export class DocumentStore {
       live: live
         ? { revision: live.number, title: live.title, hash: live.hash, content: live.content }
         : null,
+      public: doc.public === 1,
       history: events.map((e) => ({
         revision: e.number,
         action: e.action,
@@ -368,6 +371,23 @@ export class DocumentStore {
         at: iso(e.at),
       })),
     };
+  }
+
+  /**
+   * Marks a document of the reviewer's organization public or not. Only a document
+   * with an approved revision can be made public; un-marking is always allowed.
+   * The flag belongs to the document, so later approved revisions stay public.
+   */
+  async setVisibility(caller: Caller, docId: string, visible: boolean): Promise<void> {
+    if (!caller.permissions.includes(REVIEW_PERMISSION)) throw errors.review_forbidden();
+    const doc = await this.document(this.db, caller.orgId, docId);
+    if (visible && !doc.live_revision_id) throw errors.not_approved();
+    await this.db
+      .updateTable('documents')
+      .set({ public: visible ? 1 : 0 })
+      .where('org_id', '=', caller.orgId)
+      .where('id', '=', doc.id)
+      .execute();
   }
 
   /** Paths and hashes of the organization's documents, for the sync client to compare its vault with. */

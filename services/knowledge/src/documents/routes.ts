@@ -4,7 +4,8 @@
  * submits with a `sync` token; reviewers decide with an SSO session holding
  * `review:decide`. Beyond the spec: `POST /api/sync/retire` (a file deleted from
  * the vault), `GET /api/sync/manifest` (what the server has, for the sync client),
- * and `GET /api/documents[/:docId]` for reviewers.
+ * `GET /api/documents[/:docId]` for reviewers, and `POST /api/documents/:docId/visibility`
+ * (a reviewer marks an approved document public for the organization's public assistant).
  */
 import { type App, createRoute, z } from '@xv/platform';
 import type { Knowledge } from '../knowledge.js';
@@ -134,6 +135,7 @@ const getDocument = createRoute({
       live: z
         .object({ revision: z.number(), title: z.string(), hash: z.string(), content: z.string() })
         .nullable(),
+      public: z.boolean(),
       history: z.array(
         z.object({
           revision: z.number(),
@@ -146,6 +148,15 @@ const getDocument = createRoute({
       ),
     }),
   ),
+});
+
+const visibility = createRoute({
+  method: 'post',
+  path: '/api/documents/{docId}/visibility',
+  summary:
+    "Mark an approved document public (served by the organization's public assistant) or not (reviewers)",
+  request: { params: z.object({ docId: DocId }), body: json(z.object({ public: z.boolean() })) },
+  responses: ok('Saved', z.object({ ok: z.literal(true), docId: z.string(), public: z.boolean() })),
 });
 
 export function documentRoutes(app: App, k: Knowledge) {
@@ -181,5 +192,12 @@ export function documentRoutes(app: App, k: Knowledge) {
   app.openapi(getDocument, async (c) => {
     const caller = await k.auth.reviewer(c);
     return c.json(await k.documents.detail(caller.orgId, c.req.valid('param').docId), 200);
+  });
+  app.openapi(visibility, async (c) => {
+    const caller = await k.auth.reviewer(c);
+    const { docId } = c.req.valid('param');
+    const visible = c.req.valid('json').public;
+    await k.documents.setVisibility(caller, docId, visible);
+    return c.json({ ok: true as const, docId, public: visible }, 200);
   });
 }

@@ -4,7 +4,9 @@
  */
 import type { Migrations } from '@xv/platform';
 import { knowledgeBase } from './0001_knowledge_base.js';
+import { publicDocuments } from './0002_public_documents.js';
 
 export const migrations: Migrations = {
   '0001_knowledge_base': knowledgeBase,
+  '0002_public_documents': publicDocuments,
 };

@@ -2,7 +2,7 @@
  * @module pages/review
  * The reviewer's pages: the queue of documents under review, and one document
  * with its rendered Markdown, the diff against the approved revision it would
- * replace, the decision form and the history.
+ * replace, the decision form, whether it is public, and the history.
  */
 import { diffLines } from 'diff';
 import { raw } from 'hono/html';
@@ -82,6 +82,18 @@ export function DocumentPage(props: { doc: DocumentDetail; callerId: string; mes
           The file was deleted from the vault. Approving takes the document out of search; rejecting keeps the
           approved revision {doc.live ? doc.live.revision : ''} searchable.
         </p>
+      ) : null}
+      {doc.live ? (
+        <form method="post" action={`/review/${doc.docId}/visibility`} class="card" id="visibility">
+          <p>
+            {doc.public
+              ? "Public: the organization's public assistant may show its approved text to anyone."
+              : 'Internal: only members of the organization can search it.'}
+          </p>
+          <button type="submit" name="public" value={doc.public ? '0' : '1'}>
+            {doc.public ? 'Make internal' : 'Make public'}
+          </button>
+        </form>
       ) : null}
       <h2>Changes against the approved revision</h2>
       {doc.live ? null : <p>No revision of this document has been approved yet.</p>}

@@ -1,7 +1,7 @@
 /**
  * @module pages/routes
  * Browser pages: `/review` (queue), `/review/:docId` (document, diff, decision,
- * history) and `/tokens` (personal access tokens). Without a session they send
+ * public or internal, history) and `/tokens` (personal access tokens). Without a session they send
  * the browser to the identity service's login page and back. Forms post to the
  * same pages; the platform's CSRF check refuses cross-site posts.
  */
@@ -84,6 +84,16 @@ export function pageRoutes(app: App, k: Knowledge) {
           error.status,
         );
       }
+      return c.redirect(`/review/${encodeURIComponent(docId)}`, 303);
+    }),
+  );
+
+  app.post(
+    '/review/:docId/visibility',
+    page(async (c, caller) => {
+      const docId = c.req.param('docId') ?? '';
+      const form = await c.req.parseBody();
+      await k.documents.setVisibility(caller, docId, form.public === '1');
       return c.redirect(`/review/${encodeURIComponent(docId)}`, 303);
     }),
   );

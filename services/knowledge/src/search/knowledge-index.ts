@@ -55,6 +55,8 @@ interface IndexState {
 }
 
 const RRF_K = 60;
+/** Candidates per list a public search filters to the public documents. */
+const PUBLIC_DEPTH = 200;
 
 export class KnowledgeIndex {
   readonly lexical: LexicalIndex;
@@ -153,8 +155,40 @@ export class KnowledgeIndex {
     topK: number,
     mode: RetrievalMode = 'hybrid',
   ): Promise<SearchHit[]> {
+    const { ranked, lists } = await this.rank(orgId, query, Math.max(topK * 4, 40), mode);
+    return this.hits(orgId, ranked.slice(0, topK), lists);
+  }
+
+  /**
+   * Hybrid search over the organization's documents marked public only. The
+   * candidates are the organization's best `PUBLIC_DEPTH` passages of each list,
+   * filtered to public documents afterwards, so the organization-wide indexes and
+   * the normal search stay as they are; a public passage ranked below that many
+   * internal ones is not found.
+   */
+  async searchPublic(orgId: string, query: string, topK: number): Promise<SearchHit[]> {
+    const { ranked, lists } = await this.rank(orgId, query, Math.max(topK * 4, PUBLIC_DEPTH), 'hybrid');
+    if (ranked.length === 0) return [];
+    const rows = await this.database.kysely
+      .selectFrom('chunks as c')
+      .innerJoin('documents as d', 'd.id', 'c.document_id')
+      .select('c.id')
+      .where('c.org_id', '=', orgId)
+      .where('d.org_id', '=', orgId)
+      .where('d.public', '=', 1)
+      .where(
+        'c.id',
+        'in',
+        ranked.map(([id]) => id),
+      )
+      .execute();
+    const visible = new Set(rows.map((r) => Number(r.id)));
+    return this.hits(orgId, ranked.filter(([id]) => visible.has(id)).slice(0, topK), lists);
+  }
+
+  /** The fused ranking (chunk id, RRF score), best first, and how many lists took part. */
+  private async rank(orgId: string, query: string, depth: number, mode: RetrievalMode) {
     const db = this.database.kysely;
-    const depth = Math.max(topK * 4, 40);
     const state = await this.state(db);
     const lists: number[][] = [];
     if (mode !== 'vector')
@@ -174,9 +208,13 @@ export class KnowledgeIndex {
     for (const list of lists) {
       for (const [rank, id] of list.entries()) fused.set(id, (fused.get(id) ?? 0) + 1 / (RRF_K + rank + 1));
     }
-    const best = [...fused].sort((a, b) => b[1] - a[1]).slice(0, topK);
+    return { ranked: [...fused].sort((a, b) => b[1] - a[1]), lists: lists.length };
+  }
+
+  /** The passages of the chosen chunks, in their order, with the score relative to the best possible. */
+  private async hits(orgId: string, best: [number, number][], lists: number): Promise<SearchHit[]> {
     if (best.length === 0) return [];
-    const rows = await db
+    const rows = await this.database.kysely
       .selectFrom('chunks as c')
       .innerJoin('revisions as r', 'r.id', 'c.revision_id')
       .select(['c.id', 'c.document_id', 'c.heading_path', 'c.text', 'r.title'])
@@ -188,7 +226,7 @@ export class KnowledgeIndex {
       )
       .execute();
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
-    const bestPossible = lists.length / (RRF_K + 1);
+    const bestPossible = lists / (RRF_K + 1);
     return best.flatMap(([id, score]) => {
       const row = byId.get(id);
       return row

@@ -2,8 +2,12 @@
  * @module search/routes
  * `POST /api/ai/search`: hybrid search over the approved documents of the
  * caller's organization, for a token with `ai:read` or an SSO session.
+ * `POST /api/public/search`: the same over the documents an organization marked
+ * public, for anyone (the agent's anonymous visitors), only while the
+ * organization's public assistant is on; limited per IP address.
  */
-import { type App, createRoute, z } from '@xv/platform';
+import { type App, createRoute, limitByIp, publicCors, z } from '@xv/platform';
+import { errors } from '../errors.js';
 import { DEFAULT_TOP_K, type Knowledge, MAX_TOP_K } from '../knowledge.js';
 
 export const SearchHitSchema = z.object({
@@ -39,7 +43,42 @@ const search = createRoute({
   },
 });
 
+const publicSearch = createRoute({
+  method: 'post',
+  path: '/api/public/search',
+  summary: 'Search the documents an organization with a public assistant marked public (no sign-in)',
+  request: {
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: z.object({
+            orgId: z.string().min(1).max(64),
+            query: z.string().trim().min(1).max(2000),
+            topK: z.number().int().min(1).max(1000).default(DEFAULT_TOP_K),
+          }),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: `The best public passages, at most topK (capped at ${MAX_TOP_K})`,
+      content: { 'application/json': { schema: z.object({ hits: z.array(SearchHitSchema) }) } },
+    },
+  },
+});
+
 export function searchRoutes(app: App, k: Knowledge) {
+  app.use('/api/public/search', publicCors());
+  app.post('/api/public/search', limitByIp(k.publicSearchLimiter, k.trustProxy));
+  app.openapi(publicSearch, async (c) => {
+    const { orgId, query, topK } = c.req.valid('json');
+    // An unknown organization and one without a public assistant answer alike.
+    if (!(await k.organizations.hasPublicAssistant(orgId))) throw errors.no_public_assistant();
+    return c.json({ hits: await k.index.searchPublic(orgId, query, Math.min(topK, MAX_TOP_K)) }, 200);
+  });
+
   app.openapi(search, async (c) => {
     const caller = await k.auth.tokenOrSession(c, 'ai:read');
     const { query, topK } = c.req.valid('json');
