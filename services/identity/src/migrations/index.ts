@@ -8,6 +8,7 @@ import { accounts } from './0001_accounts.js';
 import { sessions } from './0002_sessions.js';
 import { secondFactors } from './0003_second_factors.js';
 import { serviceClients } from './0004_service_clients.js';
+import { accessRevocations } from './0006_access_revocations.js';
 import { credentials } from './0100_credentials.js';
 
 export const migrations: Migrations = {
@@ -15,5 +16,6 @@ export const migrations: Migrations = {
   '0002_sessions': sessions,
   '0003_second_factors': secondFactors,
   '0004_service_clients': serviceClients,
+  '0006_access_revocations': accessRevocations,
   '0100_credentials': credentials,
 };
