@@ -55,6 +55,8 @@ export function registerRevocationRoutes(app: App, identity: IdentityContext) {
       signal,
     );
     c.header('Cache-Control', 'no-store');
+    // Shutting down: the server is waiting for this connection to end, so do not keep it alive.
+    if (identity.service.stopping.aborted) c.header('Connection', 'close');
     return c.json({ epoch }, 200);
   });
 
