@@ -8,7 +8,13 @@ import { describeEachDatabase, type RunningService } from '@xv/platform/testing'
 import { beforeAll, expect, it } from 'vitest';
 import { setUserDisabled } from '../src/accounts/repository.js';
 import type { Tables } from '../src/db.js';
-import { createUser, startIdentity } from '../src/testing.js';
+import {
+  createUser,
+  registerPasskey,
+  SoftwareAuthenticator,
+  signInWithPasskey,
+  startIdentity,
+} from '../src/testing.js';
 import { type Admin, email, PASSWORD, postForm, startWithAdmin } from './helpers.js';
 
 /** Repeats `probe` until `done` holds, for at most `withinMs`. */
@@ -131,6 +137,21 @@ describeEachDatabase('revocations', (target) => {
     expect(await setUserDisabled(database as Database<Tables>, 'default', address, false)).toBe('changed');
     const login = await postForm(svc, '/api/auth/login', { email: address, password: PASSWORD });
     expect(login.headers.get('set-cookie') ?? '').toContain('xv_session=');
+  });
+
+  it("a disabled user's passkey no longer signs them in", async () => {
+    const address = email('passkey');
+    const user = await createUser(svc.url, admin.cookie, {
+      email: address,
+      password: PASSWORD,
+      name: 'P',
+      role: 'member',
+    });
+    const key = new SoftwareAuthenticator();
+    await registerPasskey(svc.url, user.cookie, key);
+    await signInWithPasskey(svc.url, key); // works while enabled
+    await setUserDisabled(database as Database<Tables>, 'default', address, true);
+    await expect(signInWithPasskey(svc.url, key)).rejects.toThrow(/passkey sign-in/);
   });
 
   it('the internal membership check answers only with the internal credential', async () => {
