@@ -116,6 +116,8 @@ export async function buildService<S extends SettingsSpec>(
       definition.name === 'identity' ? undefined : new RevocationWatch({ identityUrl, logger });
     if (revocations) {
       revocations.start();
+      // Identity shuts down with the rest of the platform: losing it then is no news worth a warning.
+      stopping.signal.addEventListener('abort', () => revocations.stop(), { once: true });
       closers.push(() => revocations.stop());
     }
     const context: ServiceContext<Settings<S>> = {
