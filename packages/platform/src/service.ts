@@ -7,6 +7,9 @@
  * launcher that started it goes away.
  */
 import { collectDefaultMetrics } from 'prom-client';
+import { loadInternalToken } from './auth/internal.js';
+import { IdentityMemberships } from './auth/memberships.js';
+import { RevocationWatch } from './auth/revocations.js';
 import { SsoClient } from './auth/sso.js';
 import { type Database, openDatabase } from './db/database.js';
 import { type Migrations, migrate } from './db/migrations.js';
@@ -26,6 +29,18 @@ export interface ServiceContext<Own = unknown> {
   database: Database;
   logger: Logger;
   sso: SsoClient;
+  /**
+   * Identity's reports that access was taken away, kept open by one long-poll per
+   * process; the SSO, service-token and membership caches follow it. Absent in
+   * identity itself, which reads its own counter.
+   */
+  revocations: RevocationWatch | undefined;
+  /** Whether a person is still a member of an organization, asked of identity (auth/memberships.ts). */
+  memberships: IdentityMemberships;
+  /** The platform's internal credential (auth/internal.ts). */
+  internalToken: string;
+  /** Aborted when the service starts shutting down: requests that wait (long-polls) answer at once. */
+  stopping: AbortSignal;
   /** Registers work to do on shutdown (stop timers, close clients), run in reverse order. */
   onClose(task: () => unknown): void;
 }
@@ -56,6 +71,8 @@ export interface BuildOptions {
 export interface BuiltService<Own = unknown> {
   app: App;
   context: ServiceContext<Own>;
+  /** Marks the start of a shutdown (aborts `context.stopping`); call it before closing the HTTP server. */
+  beginShutdown(): void;
   close(): Promise<void>;
 }
 
@@ -84,18 +101,35 @@ export async function buildService<S extends SettingsSpec>(
   const database = options.database ?? (await openServiceDatabase(settings));
   const closers: (() => unknown)[] = [];
   if (!options.database) closers.push(() => database.close());
+  const stopping = new AbortController();
+  const beginShutdown = () => stopping.abort();
   const close = async () => {
+    beginShutdown();
     for (const task of closers.splice(0).reverse()) await task();
   };
   try {
     await definition.prepareDatabase?.(database);
     await migrate(database, definition.migrations);
+    const identityUrl = settings.services.identity.url;
+    const internalToken = loadInternalToken(settings);
+    const revocations =
+      definition.name === 'identity' ? undefined : new RevocationWatch({ identityUrl, logger });
+    if (revocations) {
+      revocations.start();
+      // Identity shuts down with the rest of the platform: losing it then is no news worth a warning.
+      stopping.signal.addEventListener('abort', () => revocations.stop(), { once: true });
+      closers.push(() => revocations.stop());
+    }
     const context: ServiceContext<Settings<S>> = {
       settings,
       config,
       database,
       logger,
-      sso: new SsoClient({ identityUrl: settings.services.identity.url }),
+      sso: new SsoClient({ identityUrl, revocations }),
+      revocations,
+      memberships: new IdentityMemberships({ identityUrl, internalToken, revocations }),
+      internalToken,
+      stopping: stopping.signal,
       onClose: (task) => closers.push(task),
     };
     const app = createApp({
@@ -107,7 +141,7 @@ export async function buildService<S extends SettingsSpec>(
       logger,
     });
     await definition.setup(app, context);
-    return { app, context, close };
+    return { app, context, beginShutdown, close };
   } catch (error) {
     await close();
     throw error;
@@ -126,7 +160,7 @@ export async function runService<S extends SettingsSpec>(definition: ServiceDefi
     }
     throw error;
   }
-  const { app, context, close } = built;
+  const { app, context, beginShutdown, close } = built;
   const { settings, logger } = context;
   collectDefaultMetrics({ prefix: 'xv_' });
   const server = await listen(app, settings.services[definition.name].port, settings.host);
@@ -137,6 +171,7 @@ export async function runService<S extends SettingsSpec>(definition: ServiceDefi
     if (stopping) return;
     stopping = true;
     logger.info({ reason }, 'shutting down');
+    beginShutdown();
     await server.close();
     await close();
     logger.info('stopped');

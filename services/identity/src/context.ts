@@ -23,6 +23,7 @@ import type { IdentityDb, Tables } from './db.js';
 import { errors } from './errors.js';
 import { loadIdentityKek } from './kek.js';
 import { sealPlaintextTotpSecrets } from './mfa/totp.js';
+import { RevocationEpoch } from './revocations/epoch.js';
 import { verifyServiceToken } from './service-clients/repository.js';
 import { type SessionRecord, SessionStore } from './sessions/store.js';
 import type { identitySettings } from './settings.js';
@@ -57,6 +58,8 @@ export interface IdentityContext {
   identityUrl: string;
   ownOrigin: string;
   sessions: SessionStore;
+  /** This process's view of the revocation epoch; `read()` it after committing a bump. */
+  revocations: RevocationEpoch;
   limiters: IdentityLimiters;
   /** "Session, or service token with scope X for that organization", checked against this database. */
   guard: AuthGuard;
@@ -77,11 +80,17 @@ export async function createIdentityContext(
   const { settings, config } = service;
   const database = service.database as Database<Tables>;
   const db = database.kysely;
-  const sessions = new SessionStore(db, {
-    idleMs: config.sessionIdleSeconds * 1000,
-    lifetimeMs: config.sessionLifetimeSeconds * 1000,
-    cacheMs: config.sessionCacheMs,
-  });
+  const revocations = new RevocationEpoch(db);
+  service.onClose(() => revocations.close());
+  const sessions = new SessionStore(
+    db,
+    {
+      idleMs: config.sessionIdleSeconds * 1000,
+      lifetimeMs: config.sessionLifetimeSeconds * 1000,
+      cacheMs: config.sessionCacheMs,
+    },
+    revocations,
+  );
   const failures = { durationSeconds: config.lockoutSeconds, blockSeconds: config.lockoutSeconds };
   const limiters: IdentityLimiters = {
     account: await createRateLimiter(service.database, {
@@ -123,12 +132,14 @@ export async function createIdentityContext(
     identityUrl,
     ownOrigin: new URL(identityUrl).origin,
     sessions,
+    revocations,
     limiters,
     guard,
     kek,
     onMembershipChanged: (listener) => void membershipListeners.push(listener),
     async membershipChanged(change) {
       sessions.forgetUser(change.userId);
+      await revocations.read();
       for (const listener of membershipListeners) await listener(change);
     },
     currentSession,

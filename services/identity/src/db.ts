@@ -39,6 +39,8 @@ export interface UsersTable {
   /** The last accepted TOTP time step: a code of that step or an older one is refused (no replay). */
   totp_last_step: number | null;
   created_at: number;
+  /** Set while an operator has disabled the account: no sign-in, no session, no membership counts. */
+  disabled_at: number | null;
 }
 
 export interface MembershipsTable {
@@ -123,6 +125,13 @@ export interface ServiceClientsTable {
   revoked_at: number | null;
 }
 
+/** One row (id 1): the revocation epoch, bumped with every change that takes access away. */
+export interface AccessRevocationsTable {
+  id: number;
+  epoch: number;
+  changed_at: number;
+}
+
 export interface Tables {
   realms: RealmsTable;
   organizations: OrganizationsTable;
@@ -134,6 +143,7 @@ export interface Tables {
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
   service_clients: ServiceClientsTable;
+  access_revocations: AccessRevocationsTable;
 }
 
 export type IdentityDb = Kysely<Tables>;

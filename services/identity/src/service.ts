@@ -13,6 +13,7 @@ import { migrations } from './migrations/index.js';
 import { registerOrganizationRoutes } from './orgs/routes.js';
 import { registerPageRoutes } from './pages/routes.js';
 import { registerPasskeyRoutes } from './passkeys/routes.js';
+import { registerRevocationRoutes } from './revocations/routes.js';
 import { registerServiceClientRoutes } from './service-clients/routes.js';
 import { registerSessionRoutes } from './sessions/routes.js';
 import { identitySettings } from './settings.js';
@@ -31,6 +32,7 @@ export const identityService = defineService({
     registerPasskeyRoutes(app, identity);
     registerOrganizationRoutes(app, identity);
     registerServiceClientRoutes(app, identity);
+    registerRevocationRoutes(app, identity);
     await registerCredentialRoutes(app, identity, ctx.config);
     registerPageRoutes(app, identity);
   },

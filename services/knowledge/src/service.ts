@@ -27,7 +27,7 @@ export const knowledgeService = defineService({
   prepareDatabase: loadVectorExtension,
   async setup(app, ctx) {
     const database = ctx.database as KnowledgeDatabase;
-    const tokens = new TokenStore(database);
+    const tokens = new TokenStore(database, ctx.memberships);
     const index = await openKnowledgeIndex(database, ctx.config, ctx.logger);
     const failedTokenLimiter = await createRateLimiter(ctx.database, {
       keyPrefix: 'kb-bad-token',

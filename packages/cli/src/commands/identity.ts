@@ -11,6 +11,11 @@
  *   xv service-client create <name> --realm <id> --scopes a,b [--org <org_id>]
  *                                    a service client; without --org it covers every
  *                                    organization of the realm. Prints the token once.
+ *   xv user disable <email> [--realm <id>]
+ *                                    ends every session of the user and refuses their
+ *                                    sign-ins; their knowledge-base tokens stop working.
+ *                                    Running services learn it within a second.
+ *   xv user enable <email> [--realm <id>]
  */
 import { type Database, loadPlatformSettings, migrate, openServiceDatabase } from '@xv/platform';
 import { UsageError } from '../launcher/start.js';
@@ -128,6 +133,29 @@ export async function serviceClientCommand(
   });
 }
 
+export async function userCommand(
+  args: string[],
+  env: Env = process.env,
+  out: Out = console.log,
+): Promise<number> {
+  const rest = [...args];
+  const realm = option(rest, 'realm') ?? 'default';
+  const [action, email, ...extra] = rest;
+  if ((action !== 'disable' && action !== 'enable') || !email || extra.length > 0)
+    throw new UsageError('usage: xv user disable|enable <email> [--realm <id>]');
+  const disabled = action === 'disable';
+  return withIdentityDatabase(env, async (database, { accounts }) => {
+    const outcome = await accounts.setUserDisabled(database as never, realm, email, disabled);
+    if (outcome === 'not_found') {
+      out(`xv: no user ${email} in realm ${realm}`);
+      return 1;
+    }
+    const state = disabled ? 'disabled' : 'enabled';
+    out(outcome === 'unchanged' ? `user ${email} was already ${state}` : `user ${email} is ${state}`);
+    return 0;
+  });
+}
+
 export const identityCommands = {
   realm: {
     summary: 'identity realms: xv realm create <id> [name] | xv realm list',
@@ -140,5 +168,9 @@ export const identityCommands = {
   'service-client': {
     summary: 'xv service-client create <name> --scopes a,b [--realm <id>] [--org <org_id>]',
     run: (args: string[]) => serviceClientCommand(args),
+  },
+  user: {
+    summary: 'disable a user everywhere, or enable them again: xv user disable|enable <email> [--realm <id>]',
+    run: (args: string[]) => userCommand(args),
   },
 };

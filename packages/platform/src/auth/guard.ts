@@ -10,13 +10,16 @@
  * organization (and hold `permission`, when one is asked for).
  *
  * Other services check tokens by calling identity's `GET /api/service-clients/me`
- * (answers kept a few seconds, keyed by the token's hash); identity itself plugs in
- * verifiers that read its database.
+ * (answers kept a few seconds, keyed by the token's hash, and dropped as soon as the
+ * revocation watch reports a change); identity itself plugs in verifiers that read
+ * its database.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { sha256Hex } from '../crypto.js';
 import { defineErrors, platformErrors } from '../http/errors.js';
+import type { RevocationWatch } from './revocations.js';
 import { activeMembership, type IdentitySession, type SessionMembership } from './sso.js';
+import { TtlCache } from './ttl-cache.js';
 
 export interface ServiceClientInfo {
   id: string;
@@ -39,6 +42,8 @@ export interface OrganizationDirectory {
 
 export interface SessionSource {
   sessionOf(c: Context): Promise<IdentitySession | null>;
+  /** The process's revocation watch, when the source has one: the guard's token cache follows it too. */
+  readonly revocations?: RevocationWatch | undefined;
 }
 
 export type Actor =
@@ -125,39 +130,12 @@ export class AuthGuard {
   }
 }
 
-interface Cached<T> {
-  expires: number;
-  value: Promise<T>;
-}
-
-/** A small time-bounded cache; concurrent look-ups of one key share one promise; failures are not kept. */
-class TtlCache<T> {
-  private readonly entries = new Map<string, Cached<T>>();
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-  ) {}
-
-  get(key: string, load: () => Promise<T>): Promise<T> {
-    const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.expires > now) return hit.value;
-    if (this.entries.size >= this.maxEntries) {
-      for (const [k, e] of this.entries)
-        if (e.expires <= now || this.entries.size >= this.maxEntries) this.entries.delete(k);
-    }
-    const value = load();
-    this.entries.set(key, { expires: now + this.ttlMs, value });
-    value.catch(() => this.entries.delete(key));
-    return value;
-  }
-}
-
 export interface IdentityDirectoryOptions {
   identityUrl: string;
-  /** How long a token's answer is reused; keep it short so a revocation takes effect quickly. */
+  /** How long a live token's answer is reused; a revocation reported by the watch drops it at once. */
   tokenCacheTtlMs?: number;
   timeoutMs?: number;
+  revocations?: RevocationWatch | undefined;
 }
 
 /** Service tokens and organizations, as the identity service answers for them over HTTP. */
@@ -168,7 +146,7 @@ export class IdentityDirectory implements ServiceClientVerifier, OrganizationDir
   private readonly timeoutMs: number;
 
   constructor(private readonly options: IdentityDirectoryOptions) {
-    this.tokens = new TtlCache(options.tokenCacheTtlMs ?? 5000);
+    this.tokens = new TtlCache(options.tokenCacheTtlMs ?? 5000, { revocations: options.revocations });
     this.timeoutMs = options.timeoutMs ?? 5000;
   }
 
@@ -203,12 +181,20 @@ export class IdentityDirectory implements ServiceClientVerifier, OrganizationDir
   }
 }
 
-/** The guard for a service other than identity: sessions through `sso`, tokens and organizations over HTTP. */
+/**
+ * The guard for a service other than identity: sessions through `sso`, tokens and
+ * organizations over HTTP. Its token cache follows the revocation watch of `sso`
+ * (the process's one), unless another is given.
+ */
 export function createAuthGuard(options: {
   sso: SessionSource;
   identityUrl: string;
   tokenCacheTtlMs?: number;
+  revocations?: RevocationWatch;
 }) {
-  const directory = new IdentityDirectory(options);
+  const directory = new IdentityDirectory({
+    ...options,
+    revocations: options.revocations ?? options.sso.revocations,
+  });
   return new AuthGuard(options.sso, directory, directory);
 }

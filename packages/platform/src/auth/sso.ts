@@ -3,13 +3,16 @@
  * How a service learns who is signed in: it asks the identity service
  * (`GET /api/session` with the caller's `xv_session` cookie) and keeps the answer
  * for a few seconds, so a burst of requests costs one call. Concurrent look-ups of
- * the same session share one request.
+ * the same session share one request. With a revocation watch, a removal or a
+ * disabled user empties the cache within a second (auth/revocations.ts).
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { sha256Hex } from '../crypto.js';
 import { platformErrors } from '../http/errors.js';
 import { ORG_COOKIE, SESSION_COOKIE } from './cookies.js';
+import type { RevocationWatch } from './revocations.js';
+import { TtlCache } from './ttl-cache.js';
 
 export type AssuranceLevel = 'AAL1' | 'AAL2' | 'AAL3';
 
@@ -35,23 +38,24 @@ export interface SsoClientOptions {
   cacheTtlMs?: number;
   maxEntries?: number;
   timeoutMs?: number;
-}
-
-interface CacheEntry {
-  expires: number;
-  session: Promise<IdentitySession | null>;
+  /** The process's revocation watch: a removal or a disabled user empties the cache at once. */
+  revocations?: RevocationWatch | undefined;
 }
 
 export class SsoClient {
-  private readonly cache = new Map<string, CacheEntry>();
-  private readonly ttl: number;
-  private readonly maxEntries: number;
+  private readonly cache: TtlCache<IdentitySession | null>;
   private readonly timeoutMs: number;
 
   constructor(private readonly options: SsoClientOptions) {
-    this.ttl = options.cacheTtlMs ?? 3000;
-    this.maxEntries = options.maxEntries ?? 10_000;
+    this.cache = new TtlCache(options.cacheTtlMs ?? 3000, {
+      maxEntries: options.maxEntries ?? 10_000,
+      revocations: options.revocations,
+    });
     this.timeoutMs = options.timeoutMs ?? 5000;
+  }
+
+  get revocations(): RevocationWatch | undefined {
+    return this.options.revocations;
   }
 
   /** The session of the request's `xv_session` cookie, or null when there is none or it is not valid. */
@@ -60,16 +64,8 @@ export class SsoClient {
     return token ? this.introspect(token) : null;
   }
 
-  async introspect(sessionToken: string): Promise<IdentitySession | null> {
-    const key = sha256Hex(sessionToken);
-    const now = Date.now();
-    const hit = this.cache.get(key);
-    if (hit && hit.expires > now) return hit.session;
-    if (this.cache.size >= this.maxEntries) this.evictExpired(now);
-    const session = this.fetchSession(sessionToken);
-    this.cache.set(key, { expires: now + this.ttl, session });
-    session.catch(() => this.cache.delete(key)); // failures are not remembered
-    return session;
+  introspect(sessionToken: string): Promise<IdentitySession | null> {
+    return this.cache.get(sha256Hex(sessionToken), () => this.fetchSession(sessionToken));
   }
 
   /** Forgets a cached session, e.g. after this service saw it log out. */
@@ -92,15 +88,6 @@ export class SsoClient {
       throw platformErrors.unavailable('The identity service did not answer the session check.');
     const body = (await response.json()) as IdentitySession | { authenticated: false };
     return body.authenticated ? body : null;
-  }
-
-  private evictExpired(now: number) {
-    for (const [key, entry] of this.cache) if (entry.expires <= now) this.cache.delete(key);
-    // Still full: drop the oldest insertions (Map keeps insertion order).
-    for (const key of this.cache.keys()) {
-      if (this.cache.size < this.maxEntries) break;
-      this.cache.delete(key);
-    }
   }
 }
 

@@ -26,12 +26,28 @@ const migrations: Migrations = {
   },
 };
 
+const tagsTable: Migrations[string] = {
+  async up(db) {
+    await db.schema
+      .createTable('tags')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .execute();
+  },
+};
+
 describeEachDatabase('database', (target) => {
   it('runs pending migrations once, in order', async () => {
     const database = await target.open('dbtest');
     expect(await migrate(database, migrations)).toEqual(['0001_notes', '0002_notes_index']);
     expect(await migrate(database, migrations)).toEqual([]);
     expect(await ping(database)).toBe(true);
+  });
+
+  it('runs a migration added below one already applied (a service numbers its migrations in ranges)', async () => {
+    const database = await target.open('dbtest');
+    const { '0002_notes_index': _later, ...first } = migrations;
+    await migrate(database, { ...first, '0100_tags': tagsTable });
+    expect(await migrate(database, { ...migrations, '0100_tags': tagsTable })).toEqual(['0002_notes_index']);
   });
 
   it('stops on a failing migration and names it', async () => {

@@ -32,6 +32,9 @@ export async function migrate(database: Database, migrations: Migrations): Promi
     provider: { getMigrations: async () => provided },
     // The bookkeeping tables live beside the service's own, in its schema.
     ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+    // Services number their migrations in ranges (identity: 0001–0099 accounts, 0100+ credentials), so a new
+    // migration may sort below one a running database already applied; it must still run.
+    allowUnorderedMigrations: true,
   });
   const { error, results = [] } = await migrator.migrateToLatest();
   const failed = results.find((r) => r.status === 'Error');

@@ -26,6 +26,8 @@ import { sharedDomainSources } from './origins.js';
 export interface AppVariables {
   requestId: string;
   logger: Logger;
+  /** Set by a route that is called all the time by machines (a long-poll): its log line goes to debug. */
+  quietLog: boolean;
 }
 export type AppEnv = { Variables: AppVariables };
 export type App = OpenAPIHono<AppEnv>;
@@ -69,7 +71,7 @@ export function createApp(options: CreateAppOptions) {
       ms: +(performance.now() - started).toFixed(2),
     };
     // Probes arrive every few seconds from load balancers and the launcher: keep them out of the info log.
-    if (PROBE_PATHS.has(c.req.path)) log.debug(line, 'request');
+    if (PROBE_PATHS.has(c.req.path) || c.get('quietLog')) log.debug(line, 'request');
     else log.info(line, 'request');
   });
   app.use(metrics.record);

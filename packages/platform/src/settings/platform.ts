@@ -44,6 +44,15 @@ export const platformSettingsSpec = {
   /** PostgreSQL connections one process keeps at most (instances × services × this must fit the server). */
   databasePoolSize: setting('XV_DATABASE_POOL_SIZE', z.coerce.number().int().min(1).max(1000).default(10)),
   trustProxy: setting('XV_TRUST_PROXY', flag(false)),
+  /**
+   * The credential services use for identity's internal questions (auth/internal.ts);
+   * unset: generated once into XV_DATA_DIR/internal-token. Every instance needs the same value.
+   */
+  internalToken: setting(
+    'XV_INTERNAL_TOKEN',
+    z.string().trim().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+    { secret: true },
+  ),
 };
 
 export interface ServiceAddress {

@@ -85,6 +85,9 @@ export interface RunningService<Own = unknown> extends BuiltService<Own> {
   fetch(path: string, init?: RequestInit): Promise<Response>;
 }
 
+/** One internal credential for every service a test process starts, as one data folder gives them. */
+const TEST_INTERNAL_TOKEN = randomBytes(32).toString('hex');
+
 /** Builds a service on `database` and serves it on a free loopback port. */
 export async function startService<S extends SettingsSpec>(
   definition: ServiceDefinition<S>,
@@ -96,6 +99,7 @@ export async function startService<S extends SettingsSpec>(
   const env = {
     XV_LOG_LEVEL: 'silent',
     XV_DATA_DIR: tempDir(),
+    XV_INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
     ...options.env,
     [`XV_${key}_PORT`]: String(port),
     [`XV_${key}_URL`]: url,
@@ -104,6 +108,7 @@ export async function startService<S extends SettingsSpec>(
   const server = await listen(built.app, port, '127.0.0.1');
   let stopped: Promise<void> | undefined;
   const stop = () => {
+    built.beginShutdown();
     stopped ??= server.close(1000).then(() => built.close());
     return stopped;
   };

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { base32, type Database, newId, transaction } from '@xv/platform';
 import type { IdentityDb, OrganizationsTable, Tables, UsersTable } from '../db.js';
+import { bumpRevocationEpoch } from '../revocations/epoch.js';
 import { permissionsOf, type Role } from './roles.js';
 
 export const DEFAULT_REALM = 'default';
@@ -146,7 +147,8 @@ export type MembershipChange = 'changed' | 'not_found' | 'last_admin';
  * Gives a member another role, or ends the membership (`role` null). An organization
  * always keeps an administrator, so the change that would remove the last one is
  * refused. The organization's row is locked first on PostgreSQL: two administrators
- * demoting each other at once cannot both succeed.
+ * demoting each other at once cannot both succeed. The revocation epoch moves in the
+ * same transaction, so every service drops what it cached about the member.
  */
 export async function changeMembership(
   database: Database<Tables>,
@@ -178,6 +180,39 @@ export async function changeMembership(
         .where('org_id', '=', orgId)
         .where('user_id', '=', userId)
         .execute();
+    await bumpRevocationEpoch(trx);
+    return 'changed';
+  });
+}
+
+export type DisableChange = 'changed' | 'unchanged' | 'not_found';
+
+/**
+ * Disables a user (`disabled` true) or enables them again. Disabling ends every
+ * session and pending second-factor step of the user; both move the revocation epoch
+ * in the same transaction, so running services and identity instances learn it
+ * within a second even when an operator command wrote it.
+ */
+export async function setUserDisabled(
+  database: Database<Tables>,
+  realmId: string,
+  email: string,
+  disabled: boolean,
+): Promise<DisableChange> {
+  return transaction(database, async (trx) => {
+    const user = await findUserByEmail(trx, realmId, email);
+    if (!user) return 'not_found';
+    if ((user.disabled_at !== null) === disabled) return 'unchanged';
+    await trx
+      .updateTable('users')
+      .set({ disabled_at: disabled ? Date.now() : null })
+      .where('id', '=', user.id)
+      .execute();
+    if (disabled) {
+      await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('mfa_challenges').where('user_id', '=', user.id).execute();
+    }
+    await bumpRevocationEpoch(trx);
     return 'changed';
   });
 }
@@ -238,6 +273,7 @@ export async function registerAccount(
     totp_pending_secret: null,
     totp_last_step: null,
     created_at: now,
+    disabled_at: null,
   };
   const org: Organization = {
     id: newId('org'),
@@ -289,6 +325,7 @@ export async function createUser(
     totp_pending_secret: null,
     totp_last_step: null,
     created_at: Date.now(),
+    disabled_at: null,
   };
   await db.insertInto('users').values(user).execute();
   return user;

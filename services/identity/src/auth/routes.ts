@@ -121,7 +121,8 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
     if (await isLockedOut(identity, keys)) return back('locked');
 
     const user = await findUserByEmail(db, realmId, email);
-    if (!(await verifyPassword(user?.password_hash, password)) || !user) {
+    // A disabled account gets the answer of a wrong password: the form does not reveal its state.
+    if (!(await verifyPassword(user?.password_hash, password)) || !user || user.disabled_at !== null) {
       await recordFailure(identity, keys);
       return back('1');
     }
@@ -152,7 +153,7 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
     const keys = { account: `mfa:${challenge.user_id}`, ip: clientIp(c, trustProxy) };
     if (await isLockedOut(identity, keys)) return c.redirect('/login/2fa?error=locked', 303);
     const user = await findUserById(db, challenge.user_id);
-    if (!user?.totp_secret) return c.redirect('/login?error=expired', 303);
+    if (!user?.totp_secret || user.disabled_at !== null) return c.redirect('/login?error=expired', 303);
     const accepted =
       code.length > 0 &&
       code.length <= 64 &&

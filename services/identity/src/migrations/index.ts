@@ -9,6 +9,7 @@ import { sessions } from './0002_sessions.js';
 import { secondFactors } from './0003_second_factors.js';
 import { serviceClients } from './0004_service_clients.js';
 import { organizationSettings } from './0005_organization_settings.js';
+import { accessRevocations } from './0006_access_revocations.js';
 import { credentials } from './0100_credentials.js';
 
 export const migrations: Migrations = {
@@ -17,5 +18,6 @@ export const migrations: Migrations = {
   '0003_second_factors': secondFactors,
   '0004_service_clients': serviceClients,
   '0005_organization_settings': organizationSettings,
+  '0006_access_revocations': accessRevocations,
   '0100_credentials': credentials,
 };

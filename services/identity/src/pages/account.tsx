@@ -320,6 +320,10 @@ export function AccountPage(props: { view: AccountView }) {
         {view.members ? (
           <section aria-labelledby="members-title">
             <h2 id="members-title">Members</h2>
+            <p class="muted" id="member-removal-note">
+              Removing a member ends, within a second, their sessions' access to this organization and their
+              knowledge-base tokens for it; service clients belong to the organization and stay.
+            </p>
             <ul>
               {view.members.map((m) => (
                 <li>

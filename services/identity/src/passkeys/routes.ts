@@ -175,7 +175,8 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
     if (await isLimited(identity.limiters.ip, ip)) throw platformErrors.rate_limited();
     const body = c.req.valid('json');
     const result = await completeAuthentication(db, rp, body.response as never);
-    if (!result) {
+    // A disabled account is refused like an unknown passkey: the answer does not reveal its state.
+    if (!result || (await findUserById(db, result.userId))?.disabled_at !== null) {
       await consumeOrReject(identity.limiters.ip, ip).catch(() => {});
       throw errors.passkey_rejected();
     }

@@ -6,6 +6,7 @@
  */
 import { hashToken, newId, newSecretToken, type ServiceClientInfo } from '@xv/platform';
 import type { IdentityDb, ServiceClientsTable } from '../db.js';
+import { bumpRevocationEpoch } from '../revocations/epoch.js';
 
 export const SCOPE_PATTERN = /^[a-z][a-z0-9_.-]*(:[a-z0-9_.-]+)*$/;
 /** Scopes other XV services check today; others are allowed for future use. */
@@ -83,6 +84,10 @@ export async function findServiceClient(db: IdentityDb, realmId: string, id: str
     .executeTakeFirst();
 }
 
+/** Revokes a client; the revocation epoch moves in the same transaction, so no service keeps trusting it. */
 export async function revokeServiceClient(db: IdentityDb, id: string) {
-  await db.updateTable('service_clients').set({ revoked_at: Date.now() }).where('id', '=', id).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('service_clients').set({ revoked_at: Date.now() }).where('id', '=', id).execute();
+    await bumpRevocationEpoch(trx);
+  });
 }

@@ -140,6 +140,7 @@ export function registerServiceClientRoutes(app: App, identity: IdentityContext)
     if (!client?.org_id) throw errors.service_client_not_found();
     administeredOrg(c, session, client.org_id);
     await revokeServiceClient(db, client.id);
+    await identity.revocations.read();
     return c.json({ ok: true as const }, 200);
   });
 }

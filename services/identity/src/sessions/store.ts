@@ -8,6 +8,9 @@
  * `GET /api/session` is the platform's hottest call, so answers are kept in memory
  * for a moment (`XV_IDENTITY_SESSION_CACHE_MS`, logout and membership changes drop
  * them) and `last_seen_at` is written only when it moved by more than a minute.
+ * A cached answer also holds only while the revocation epoch is the one it was read
+ * under, so a removal or a disabled user seen by another identity instance (or an
+ * operator command) ends it here within a second. A disabled user has no session.
  */
 import type { AssuranceLevel, IdentitySession } from '@xv/platform';
 import { hashToken, newId, newSecretToken } from '@xv/platform';
@@ -47,6 +50,13 @@ const MAX_CACHED = 20_000;
 interface CacheEntry {
   until: number;
   record: SessionRecord;
+  /** The revocation epoch known before the row was read. */
+  epoch: number;
+}
+
+/** The process's view of the revocation epoch (revocations/epoch.ts). */
+export interface EpochSource {
+  current(): Promise<number>;
 }
 
 export class SessionStore {
@@ -55,6 +65,7 @@ export class SessionStore {
   constructor(
     private readonly db: IdentityDb,
     private readonly policy: SessionPolicy,
+    private readonly epoch?: EpochSource,
   ) {}
 
   /** Starts a session and returns its token, the only copy of it. */
@@ -85,8 +96,10 @@ export class SessionStore {
     if (!token || token.length > 200) return null;
     const tokenHash = hashToken(token);
     const now = Date.now();
+    const cacheOn = this.policy.cacheMs > 0;
+    const epoch = cacheOn && this.epoch ? await this.epoch.current() : 0;
     const cached = this.cache.get(tokenHash);
-    if (cached && cached.until > now) return cached.record;
+    if (cached && cached.until > now && cached.epoch === epoch) return cached.record;
     if (cached) this.cache.delete(tokenHash);
 
     const row = await this.db
@@ -106,6 +119,7 @@ export class SessionStore {
         'users.avatar_color',
       ])
       .where('sessions.token_hash', '=', tokenHash)
+      .where('users.disabled_at', 'is', null)
       .executeTakeFirst();
     if (!row) return null;
     const idleEnd = row.last_seen_at + this.policy.idleMs;
@@ -140,9 +154,13 @@ export class SessionStore {
         aal,
       },
     };
-    if (this.policy.cacheMs > 0) {
+    if (cacheOn) {
       if (this.cache.size >= MAX_CACHED) this.evict(now);
-      this.cache.set(tokenHash, { until: Math.min(now + this.policy.cacheMs, row.expires_at), record });
+      this.cache.set(tokenHash, {
+        until: Math.min(now + this.policy.cacheMs, row.expires_at),
+        record,
+        epoch,
+      });
     }
     return record;
   }

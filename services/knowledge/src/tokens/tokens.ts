@@ -5,8 +5,16 @@
  * when it was created, and acts as that owner there with its scopes only. The
  * last-used time is written at most once a minute per token, so a busy agent does
  * not turn every search into a write.
+ *
+ * A token lives no longer than the membership it was made under: on each use the
+ * owner's standing in the token's organization is asked of identity (answers kept a
+ * few seconds and dropped as soon as identity reports a revocation). When the owner
+ * has left the organization or their account is disabled, the token is revoked for
+ * good: adding the person back later does not bring it back. Neither scope needs
+ * more than membership, and a token carries no role permission (reviewing takes a
+ * session), so a change of role leaves its tokens as they are.
  */
-import { hashToken, newId, newSecretToken } from '@xv/platform';
+import { hashToken, type MembershipSource, newId, newSecretToken } from '@xv/platform';
 import type { Caller, Scope } from '../caller.js';
 import type { KnowledgeDatabase } from '../db.js';
 import { errors } from '../errors.js';
@@ -32,7 +40,10 @@ export interface TokenSummary {
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export class TokenStore {
-  constructor(private readonly database: KnowledgeDatabase) {}
+  constructor(
+    private readonly database: KnowledgeDatabase,
+    private readonly memberships: MembershipSource,
+  ) {}
 
   private get db() {
     return this.database.kysely;
@@ -102,6 +113,16 @@ export class TokenStore {
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     if (!row) return undefined;
+    const standing = await this.memberships.membershipOf(row.owner_id, row.org_id);
+    if (!standing.member || !standing.active) {
+      await this.db
+        .updateTable('access_tokens')
+        .set({ revoked_at: Date.now() })
+        .where('id', '=', row.id)
+        .where('revoked_at', 'is', null)
+        .execute();
+      return undefined;
+    }
     const now = Date.now();
     if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
       await this.db

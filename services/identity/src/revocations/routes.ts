@@ -1,0 +1,82 @@
+/**
+ * @module revocations/routes
+ * | GET /api/revocations/epoch | none | query `after` (the epoch the caller knows) | `{epoch}`: at once when it differs from `after`, else when it changes or after ~25 s |
+ * | GET /api/internal/memberships | bearer internal credential | query `user_id`, `org_id` | `{member, role, permissions, active}` |
+ *
+ * The first is public: it reveals only a number. Every XV service holds it open to
+ * learn within a second that access was taken away (auth/revocations.ts in the
+ * platform). The second answers services that must check a member's standing
+ * before honouring a credential the member left behind; it is not in the OpenAPI
+ * document, and any caller without the internal credential gets 401.
+ */
+import { type App, createRoute, isInternalCaller, platformErrors, z } from '@xv/platform';
+import { findMembership, findUserById } from '../accounts/repository.js';
+import { permissionsOf } from '../accounts/roles.js';
+import type { IdentityContext } from '../context.js';
+import { errorBody, jsonResponse } from '../schemas.js';
+
+/** How long a long-poll is held when nothing changes (clients wait up to 35 s). */
+export const EPOCH_HOLD_MS = 25_000;
+
+const epochRoute = createRoute({
+  method: 'get',
+  path: '/api/revocations/epoch',
+  summary: 'The revocation epoch (a long-poll: answers when it differs from `after`, or after ~25 s)',
+  request: {
+    query: z.object({
+      after: z
+        .string()
+        .regex(/^\d{1,15}$/, 'must be an epoch number')
+        .optional(),
+    }),
+  },
+  responses: {
+    200: jsonResponse('The current epoch', z.object({ epoch: z.number().int() })),
+    400: jsonResponse('`after` is not a number', errorBody),
+  },
+});
+
+const membershipQuery = z.object({
+  user_id: z.string().min(1).max(64),
+  org_id: z.string().min(1).max(64),
+});
+
+export function registerRevocationRoutes(app: App, identity: IdentityContext) {
+  const { db } = identity;
+
+  app.openapi(epochRoute, async (c) => {
+    // Every service instance keeps one of these open all the time: not worth an info line each.
+    c.set('quietLog', true);
+    const { after } = c.req.valid('query');
+    const signal = AbortSignal.any([identity.service.stopping, c.req.raw.signal]);
+    const epoch = await identity.revocations.waitForChange(
+      after === undefined ? undefined : Number(after),
+      EPOCH_HOLD_MS,
+      signal,
+    );
+    c.header('Cache-Control', 'no-store');
+    // Shutting down: the server is waiting for this connection to end, so do not keep it alive.
+    if (identity.service.stopping.aborted) c.header('Connection', 'close');
+    return c.json({ epoch }, 200);
+  });
+
+  app.get('/api/internal/memberships', async (c) => {
+    if (!isInternalCaller(c, identity.service.internalToken))
+      throw platformErrors.unauthenticated('This endpoint is for XV services only.');
+    const query = membershipQuery.safeParse({
+      user_id: c.req.query('user_id'),
+      org_id: c.req.query('org_id'),
+    });
+    if (!query.success) throw platformErrors.invalid_request('Give user_id and org_id.');
+    const { user_id, org_id } = query.data;
+    const user = await findUserById(db, user_id);
+    const membership = user ? await findMembership(db, org_id, user_id) : undefined;
+    c.header('Cache-Control', 'no-store');
+    return c.json({
+      member: membership !== undefined,
+      role: membership?.role ?? null,
+      permissions: membership ? permissionsOf(membership.role) : [],
+      active: user !== undefined && user.disabled_at === null,
+    });
+  });
+}
