@@ -4,13 +4,15 @@
  * (`org_…`) names an organization; anything else is a plain label that opens
  * nothing (no knowledge, no organization's tickets).
  *
- * - A signed-in person's sessions start in their active organization; they may
- *   name only organizations they belong to (else 403 `not_a_member`), and their
- *   tools act with their own rights there, checked again at every turn.
- * - Visitors and callers without cookies may name only an organization whose
- *   admin published a public assistant (else 403 `no_public_assistant`, the same
- *   answer whether the organization exists or not); their tools reach only what
- *   that organization made public, while its assistant is on.
+ * - A signed-in person's sessions start in their active organization; in the
+ *   organizations they belong to their tools act with their own rights, checked
+ *   again at every turn.
+ * - Anyone (a visitor, a caller without cookies, or a person who is not a member)
+ *   may name an organization whose admin published a public assistant, and then
+ *   reaches only what that organization made public, while its assistant is on.
+ *   Any other organization is refused with 403: `not_a_member` for a signed-in
+ *   person, `no_public_assistant` for others (the same answer whether the
+ *   organization exists or not).
  */
 import { isId, type PublicOrganizations } from '@xv/platform';
 import { errors } from './errors.js';
@@ -40,11 +42,9 @@ export async function checkTenantChoice(
   organizations: PublicOrganizations,
 ): Promise<void> {
   if (!namesOrganization(tenant)) return;
-  if (principal.kind === 'person') {
-    if (!principal.person.memberships.some((m) => m.org_id === tenant)) throw errors.not_a_member();
-    return;
-  }
-  if (!(await organizations.hasPublicAssistant(tenant))) throw errors.no_public_assistant();
+  const member = principal.kind === 'person' && principal.person.memberships.some((m) => m.org_id === tenant);
+  if (member || (await organizations.hasPublicAssistant(tenant))) return;
+  throw principal.kind === 'person' ? errors.not_a_member() : errors.no_public_assistant();
 }
 
 /** What the session's tenant opens for this caller now. */
@@ -54,12 +54,8 @@ export async function accessTo(
   organizations: PublicOrganizations,
 ): Promise<TenantAccess> {
   if (!namesOrganization(tenant)) return { kind: 'none' };
-  if (principal.kind === 'person') {
-    const member = principal.person.memberships.some((m) => m.org_id === tenant);
-    return member
-      ? { kind: 'member', orgId: tenant, sessionToken: principal.sessionToken }
-      : { kind: 'none' };
-  }
+  if (principal.kind === 'person' && principal.person.memberships.some((m) => m.org_id === tenant))
+    return { kind: 'member', orgId: tenant, sessionToken: principal.sessionToken };
   return (await organizations.hasPublicAssistant(tenant))
     ? { kind: 'public', orgId: tenant }
     : { kind: 'none' };

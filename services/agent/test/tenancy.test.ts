@@ -251,10 +251,11 @@ describeEachDatabase('agent tenancy', (target) => {
 
   it("/api/config naming another organization's id is refused with 403, and the person's own is accepted", async () => {
     const id = newSession('cfg');
-    const refused = await configure(as(mia), id, { tenant: globex });
+    // Acme publishes no assistant: Globex's admin may not name it.
+    const refused = await configure(as(olga), id, { tenant: acme });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ ok: false, error: 'not_a_member' });
-    expect((await stateOf(as(mia), id)).body.tenant).toBe(acme);
+    expect((await stateOf(as(olga), id)).body.tenant).toBe(globex);
     expect((await configure(as(mia), id, { tenant: acme })).status).toBe(200);
     // A tenant that names no organization is a label: allowed, and it opens nothing.
     expect((await configure(as(mia), id, { tenant: 'acme-campaign' })).status).toBe(200);
@@ -332,5 +333,14 @@ describeEachDatabase('agent tenancy', (target) => {
     const olgas = await searchAs(as(olga), newSession('kb-globex'), 'zebrafish');
     expect(olgas).toContain(globexInternalDoc);
     expect(olgas).not.toContain(acmeDoc);
+  });
+
+  it("a signed-in person of another organization reaches only the public documents of an organization's public assistant", async () => {
+    const id = newSession('kb-guest');
+    expect((await configure(as(max), id, { tenant: globex })).status).toBe(200);
+    const found = await searchAs(as(max), id, 'zebrafish');
+    expect(found).toContain(globexPublicDoc);
+    expect(found).not.toContain(globexInternalDoc);
+    expect(found).not.toContain(acmeDoc);
   });
 });
