@@ -1,0 +1,176 @@
+/**
+ * Anchoring cannot drain the relayer: public anchors are batched, immediate anchors
+ * spend a per-organization daily budget, and a batched anchor verifies only through
+ * its inclusion proof against the root the chain carries.
+ */
+import { createServiceClient } from '@xv/identity/testing';
+import { describeEachDatabase } from '@xv/platform/testing';
+import { concat, createPublicClient, type Hex, http, keccak256 } from 'viem';
+import { beforeAll, expect, it } from 'vitest';
+import type { TrustDb } from '../src/db.js';
+import type { ReceiptView } from '../src/seal/receipts.js';
+import { eventually, newOrganization, postJson, startTrustStack, type TrustStack } from './helpers.js';
+
+const RELAYER_ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+
+interface Anchor {
+  mode: string;
+  txHash: Hex;
+  ref: Hex;
+  explorerUrl: string;
+  version: number;
+  root: Hex;
+  path: Hex[];
+  notice?: string;
+}
+
+describeEachDatabase('anchoring budget', (target) => {
+  let stack: TrustStack;
+  let acme: Awaited<ReturnType<typeof newOrganization>>;
+
+  const seal = async (body: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
+    const response = await postJson(
+      stack.trust,
+      '/api/seal',
+      { modelId: 'model-a', output: `output ${Math.random()}`, ...body },
+      { cookie: acme.cookie, ...headers },
+    );
+    expect(response.status).toBe(200);
+    return (await response.json()) as ReceiptView & { anchor: Anchor };
+  };
+  const anchor = (receiptId: string, headers: Record<string, string> = {}) =>
+    postJson(stack.trust, '/api/anchor', { receiptId }, headers);
+  const anchored = async (receiptId: string, headers: Record<string, string> = {}) => {
+    const response = await anchor(receiptId, headers);
+    expect(response.status).toBe(200);
+    return (await response.json()) as Anchor;
+  };
+  const transactionsSent = () =>
+    createPublicClient({ transport: http(stack.chain.rpcUrl) }).getTransactionCount({
+      address: RELAYER_ADDRESS,
+      blockTag: 'pending',
+    });
+  const verified = (receiptId: string) =>
+    eventually(async () => {
+      const body = await (await stack.trust.fetch(`/api/verify?receiptId=${receiptId}`)).json();
+      return body.anchor.onChain || body.anchor.problem !== 'pending' ? body : undefined;
+    });
+  const db = () => stack.trustDatabase.kysely as TrustDb;
+
+  beforeAll(async () => {
+    stack = await startTrustStack(target, { identity: true, env: { XV_TRUST_ANCHOR_DAILY_BUDGET: '2' } });
+    acme = await newOrganization(stack, 'Acme Anchors');
+  });
+
+  it('a stranger anchoring many receipts pays for one transaction per batch, not one per receipt', async () => {
+    const receipts = await Promise.all(Array.from({ length: 6 }, () => seal()));
+    const before = await transactionsSent();
+    const anchors = await Promise.all(receipts.map((r) => anchored(r.receiptId)));
+    // The burst may straddle one flush of the relayer: at most two batches, never one per receipt.
+    const batches = new Set(anchors.map((a) => a.txHash)).size;
+    expect(batches).toBeLessThanOrEqual(2);
+    expect((await transactionsSent()) - before).toBe(batches);
+    for (const [i, a] of anchors.entries()) {
+      expect(a).toMatchObject({
+        mode: 'onchain',
+        version: 2,
+        ref: `0x${receipts[i]!.manifestHash.slice(7)}`,
+      });
+      expect(a.path.length).toBeGreaterThan(0);
+      expect(a.explorerUrl).toBe(`${stack.relayer.url}/tx/${a.txHash}`);
+    }
+    const result = await verified(receipts[3]!.receiptId);
+    expect(result.anchor).toMatchObject({
+      onChain: true,
+      txHash: anchors[3]!.txHash,
+      root: anchors[3]!.root,
+    });
+  });
+
+  it('anchoring a receipt again, while it is queued or after, returns its anchor and sends no second transaction', async () => {
+    const receipt = await seal();
+    const before = await transactionsSent();
+    const [first, second] = await Promise.all([anchored(receipt.receiptId), anchored(receipt.receiptId)]);
+    expect(second.txHash).toBe(first.txHash);
+    expect((await anchored(receipt.receiptId)).txHash).toBe(first.txHash);
+    expect(await transactionsSent()).toBe(before + 1);
+  });
+
+  it('immediate anchoring past the organization daily budget is refused with 429, and other organizations keep theirs', async () => {
+    const { token } = await createServiceClient(stack.identity!.url, acme.cookie, {
+      name: 'anchorer',
+      scopes: ['anchor:write'],
+      org_id: acme.orgId,
+    });
+    const auth = { authorization: `Bearer ${token}` };
+    const receipts = await Promise.all(Array.from({ length: 4 }, () => seal()));
+    const before = await transactionsSent();
+    const spent = await Promise.all(receipts.slice(0, 2).map((r) => anchored(r.receiptId, auth)));
+    // Each immediate anchor is a transaction of its own carrying the fingerprint.
+    expect(new Set(spent.map((a) => a.txHash)).size).toBe(2);
+    for (const a of spent) expect(a).toMatchObject({ root: a.ref, path: [] });
+    expect(await transactionsSent()).toBe(before + 2);
+
+    const refused = await anchor(receipts[2]!.receiptId, auth);
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error).toBe('anchor_budget_exhausted');
+    const member = await anchor(receipts[3]!.receiptId, { cookie: acme.cookie });
+    expect(member.status).toBe(429);
+    expect(await transactionsSent()).toBe(before + 2);
+    // Asking again for an anchored receipt spends nothing and is not refused.
+    expect((await anchored(receipts[0]!.receiptId, auth)).txHash).toBe(spent[0]!.txHash);
+
+    const other = await newOrganization(stack, 'Other Anchors');
+    const theirs = await (
+      await postJson(stack.trust, '/api/seal', { modelId: 'm', output: 'theirs' }, { cookie: other.cookie })
+    ).json();
+    expect((await anchored(theirs.receiptId, { cookie: other.cookie })).path).toEqual([]);
+  });
+
+  it('anchorNow past the budget still seals, and the receipt joins the next batch, saying so', async () => {
+    const receipt = await seal({ anchorNow: true });
+    expect(receipt.anchor).toMatchObject({ mode: 'onchain', notice: 'anchor_budget_exhausted', version: 2 });
+    expect(receipt.anchor.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect((await verified(receipt.receiptId)).anchor.onChain).toBe(true);
+  });
+
+  it('a batched anchor with a wrong path, or a root the chain does not carry, is not verified', async () => {
+    const [a, b] = await Promise.all([seal(), seal()]);
+    const [anchorA] = await Promise.all([anchored(a!.receiptId), anchored(b!.receiptId)]);
+    expect((await verified(a!.receiptId)).anchor.onChain).toBe(true);
+
+    const stranger = `0x${'ab'.repeat(32)}` as Hex;
+    await db()
+      .updateTable('receipts')
+      .set({ anchor_path: JSON.stringify([stranger]) })
+      .where('receipt_id', '=', a!.receiptId)
+      .execute();
+    const wrongPath = await verified(a!.receiptId);
+    expect(wrongPath.anchor).toMatchObject({ onChain: false, problem: 'wrong_path' });
+
+    // A path that is consistent with its own root, but that root is not what the transaction carries.
+    const leaf = anchorA!.ref;
+    const [lo, hi] = [leaf, stranger].sort();
+    const forgedRoot = keccak256(concat([lo as Hex, hi as Hex]));
+    await db()
+      .updateTable('receipts')
+      .set({ anchor_path: JSON.stringify([stranger]), anchor_root: forgedRoot })
+      .where('receipt_id', '=', a!.receiptId)
+      .execute();
+    const notOnChain = await verified(a!.receiptId);
+    expect(notOnChain.anchor).toMatchObject({ onChain: false, problem: 'wrong_data' });
+  });
+
+  it('an anchor stored before batching (no root, no path) still verifies', async () => {
+    const receipt = await seal();
+    await anchored(receipt.receiptId);
+    await db()
+      .updateTable('receipts')
+      .set({ anchor_root: null, anchor_path: null })
+      .where('receipt_id', '=', receipt.receiptId)
+      .execute();
+    // A batch of one: the transaction carries the fingerprint itself, as every anchor did before.
+    const result = await verified(receipt.receiptId);
+    expect(result.anchor.onChain).toBe(true);
+  });
+});
