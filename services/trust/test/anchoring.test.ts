@@ -161,6 +161,33 @@ describeEachDatabase('anchoring budget', (target) => {
     expect(notOnChain.anchor).toMatchObject({ onChain: false, problem: 'wrong_data' });
   });
 
+  it('while the relayer is short of funds an anchor request is refused with relayer_low_balance, and sent once it is funded', async () => {
+    const client = createPublicClient({ transport: http(stack.chain.rpcUrl) });
+    const funds = await client.getBalance({ address: RELAYER_ADDRESS });
+    // Below the relayer's default floor of 0.001 ETH.
+    await stack.chain.rpc('anvil_setBalance', [RELAYER_ADDRESS, '0x1']);
+    const before = await transactionsSent();
+    // The relayer reads its balance at most once a second: ask until it has seen the new one.
+    const refused = await eventually(async () => {
+      const receipt = await seal();
+      const response = await anchor(receipt.receiptId);
+      return response.status === 503 ? { receipt, body: await response.json() } : undefined;
+    });
+    expect(refused.body.error).toBe('relayer_low_balance');
+    const sentWhileStarved = (await transactionsSent()) - before;
+    const again = await anchor(refused.receipt.receiptId);
+    expect(again.status).toBe(503);
+    expect(await transactionsSent()).toBe(before + sentWhileStarved);
+
+    await stack.chain.rpc('anvil_setBalance', [RELAYER_ADDRESS, `0x${funds.toString(16)}`]);
+    const sent = await eventually(async () => {
+      const response = await anchor(refused.receipt.receiptId);
+      return response.status === 200 ? ((await response.json()) as Anchor) : undefined;
+    });
+    expect(sent.ref).toBe(`0x${refused.receipt.manifestHash.slice(7)}`);
+    expect((await verified(refused.receipt.receiptId)).anchor.onChain).toBe(true);
+  });
+
   it('an anchor stored before batching (no root, no path) still verifies', async () => {
     const receipt = await seal();
     await anchored(receipt.receiptId);
