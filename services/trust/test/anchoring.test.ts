@@ -188,6 +188,64 @@ describeEachDatabase('anchoring budget', (target) => {
     expect((await verified(refused.receipt.receiptId)).anchor.onChain).toBe(true);
   });
 
+  it('a proof file carrying an anchor verifies it only when its path leads to the root the chain carries', async () => {
+    const [a, b] = await Promise.all([seal(), seal()]);
+    await Promise.all([anchored(a!.receiptId), anchored(b!.receiptId)]);
+    await verified(a!.receiptId);
+    const proofOf = async (receiptId: string) =>
+      (await (await stack.trust.fetch(`/api/receipts/${receiptId}/proof`)).json()) as Record<
+        string,
+        unknown
+      > & {
+        anchor: Anchor;
+      };
+    const check = async (proof: unknown) => {
+      const response = await postJson(stack.trust, '/api/verify', { proof: JSON.stringify(proof) });
+      expect(response.status).toBe(200);
+      return await response.json();
+    };
+    const proof = await proofOf(a!.receiptId);
+    expect(proof.anchor).toMatchObject({ version: 2, ref: `0x${a!.manifestHash.slice(7)}` });
+    expect(await check(proof)).toMatchObject({
+      status: 'valid',
+      anchor: { onChain: true, txHash: proof.anchor.txHash },
+    });
+
+    const stranger = `0x${'cd'.repeat(32)}` as Hex;
+    const wrongPath = await check({ ...proof, anchor: { ...proof.anchor, path: [stranger] } });
+    expect(wrongPath).toMatchObject({ status: 'valid', anchor: { onChain: false, problem: 'wrong_path' } });
+    // Another receipt's anchor does not anchor this one.
+    const borrowed = await check({ ...proof, anchor: (await proofOf(b!.receiptId)).anchor });
+    expect(borrowed.anchor).toMatchObject({ onChain: false, problem: 'wrong_ref' });
+    // A self-consistent path to a root that the transaction does not carry.
+    const [lo, hi] = [proof.anchor.ref, stranger].sort();
+    const forged = { ...proof.anchor, path: [stranger], root: keccak256(concat([lo as Hex, hi as Hex])) };
+    expect((await check({ ...proof, anchor: forged })).anchor).toMatchObject({
+      onChain: false,
+      problem: 'wrong_data',
+    });
+
+    // Version 1, before batching: the transaction carries the fingerprint itself.
+    const single = await seal();
+    const own = await anchored(single.receiptId, {});
+    await verified(single.receiptId);
+    const v1 = { ...(await proofOf(single.receiptId)), anchor: { ref: own.ref, txHash: own.txHash } };
+    expect((await check(v1)).anchor).toMatchObject({ onChain: true, root: own.ref, path: [] });
+
+    for (const anchor of [
+      { ref: 'nope', txHash: own.txHash },
+      { ...proof.anchor, version: 3 },
+      [],
+      { ...proof.anchor, extra: 1 },
+    ]) {
+      const response = await postJson(stack.trust, '/api/verify', {
+        proof: JSON.stringify({ ...proof, anchor }),
+      });
+      expect(response.status).toBe(400);
+      expect((await response.json()).error).toBe('invalid_proof');
+    }
+  });
+
   it('an anchor stored before batching (no root, no path) still verifies', async () => {
     const receipt = await seal();
     await anchored(receipt.receiptId);

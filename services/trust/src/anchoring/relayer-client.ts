@@ -26,6 +26,8 @@ export interface RelayerAnchor {
 }
 
 export class RelayerClient {
+  private known: { address: string; expires: number } | undefined;
+
   constructor(private readonly options: { url: string; token: string; timeoutMs?: number }) {}
 
   /** Anchors a 32-byte hash (0x + 64 hex) in a transaction of its own; the relayer answers with the existing anchor when there is one. */
@@ -36,6 +38,14 @@ export class RelayerClient {
   /** Queues a 32-byte hash for the next batch; answers once the batch's transaction is sent. */
   batch(ref: string): Promise<RelayerAnchor> {
     return this.call('/api/batch', { method: 'POST', body: JSON.stringify({ hash: ref }) });
+  }
+
+  /** The relayer's address, which every anchoring transaction comes from (asked once a minute at most). */
+  async address(): Promise<string> {
+    if (this.known && this.known.expires > Date.now()) return this.known.address;
+    const info = (await this.call('/api/relayer', { method: 'GET' })) as unknown as { address: string };
+    this.known = { address: info.address, expires: Date.now() + 60_000 };
+    return info.address;
   }
 
   /** The anchor's current transaction (it changes when a stuck one is replaced). */

@@ -7,6 +7,7 @@ import { verifyInclusion } from '@xv/chain';
 import { AppError, newId } from '@xv/platform';
 import type { AnchorBudget } from '../anchoring/budget.js';
 import type { ChainReader } from '../anchoring/chain-check.js';
+import { type AnchorCheck, checkProofAnchor, parseProofAnchor } from '../anchoring/inclusion.js';
 import type { RelayerAnchor, RelayerClient } from '../anchoring/relayer-client.js';
 import { contentBytes, hashContent, sha256, taggedHash } from '../crypto/canonical.js';
 import type { ReceiptsTable, TrustDb } from '../db.js';
@@ -275,8 +276,31 @@ export class Receipts {
     };
   }
 
-  verifyProof(proof: string, publicJwk?: P256PublicJwk): Promise<ManifestVerification> {
-    return verifyManifest(parseProof(proof), this.o.keyring, publicJwk ? { publicJwk } : {});
+  /** A bare proof; when it carries an anchor, that anchor is checked too (against the chain). */
+  async verifyProof(
+    proof: string,
+    publicJwk?: P256PublicJwk,
+  ): Promise<ManifestVerification & { anchor?: AnchorCheck }> {
+    const parsed = parseProof(proof);
+    const anchor = parsed.anchor === undefined ? undefined : parseProofAnchor(parsed.anchor);
+    const checked = await verifyManifest(parsed, this.o.keyring, publicJwk ? { publicJwk } : {});
+    if (!anchor) return checked;
+    const relayer = await this.o.relayer.address().catch(() => undefined);
+    const fingerprint = anchorRef(checked.manifestHash);
+    return { ...checked, anchor: await checkProofAnchor(anchor, fingerprint, this.o.chain, relayer) };
+  }
+
+  /** The proof file of a receipt: its manifest, and its anchor once it has one. */
+  proofOf(row: ReceiptsTable): Record<string, unknown> {
+    // Stored with JSON.stringify, so parsing and serialising again gives the same bytes.
+    const manifest = JSON.parse(row.manifest) as Record<string, unknown>;
+    const anchor = anchorOf(row);
+    if (anchor.mode !== 'onchain') return manifest;
+    const { version, ref, root, path, txHash, explorerUrl } = anchor;
+    return {
+      ...manifest,
+      anchor: { version, ref, root, path, txHash, explorerUrl, chainId: row.anchor_chain_id },
+    };
   }
 
   private async anchorEvidence(row: ReceiptsTable): Promise<ReceiptVerification['anchor']> {
