@@ -3,11 +3,14 @@
  * spend a per-organization daily budget, and a batched anchor verifies only through
  * its inclusion proof against the root the chain carries.
  */
+
+import { runInNewContext } from 'node:vm';
 import { createServiceClient } from '@xv/identity/testing';
 import { describeEachDatabase } from '@xv/platform/testing';
 import { concat, createPublicClient, type Hex, http, keccak256 } from 'viem';
 import { beforeAll, expect, it } from 'vitest';
 import type { TrustDb } from '../src/db.js';
+import { VERIFIER_CORE } from '../src/pages/browser-verifier.js';
 import type { ReceiptView } from '../src/seal/receipts.js';
 import { eventually, newOrganization, postJson, startTrustStack, type TrustStack } from './helpers.js';
 
@@ -23,6 +26,20 @@ interface Anchor {
   path: Hex[];
   notice?: string;
 }
+
+/** The verifier code the `/verify` page runs in the browser, run here in a bare context. */
+const browserVerifier = runInNewContext(`${VERIFIER_CORE}; XV`, {
+  crypto: globalThis.crypto,
+  TextEncoder,
+  atob,
+  btoa,
+  Uint8Array,
+}) as {
+  verifyProof(
+    proof: string,
+    jwks: unknown,
+  ): Promise<{ status: string; anchor?: { inclusion: boolean; root?: string; problem?: string } }>;
+};
 
 describeEachDatabase('anchoring budget', (target) => {
   let stack: TrustStack;
@@ -244,6 +261,41 @@ describeEachDatabase('anchoring budget', (target) => {
       expect(response.status).toBe(400);
       expect((await response.json()).error).toBe('invalid_proof');
     }
+  });
+
+  it('the in-browser verifier accepts a proof anchored in a batch only when its path leads to the root the chain carries', async () => {
+    const [a, b] = await Promise.all([seal(), seal()]);
+    await Promise.all([anchored(a!.receiptId), anchored(b!.receiptId)]);
+    await verified(a!.receiptId);
+    const proof = await (await stack.trust.fetch(`/api/receipts/${a!.receiptId}/proof`)).json();
+    const jwks = await (await stack.trust.fetch('/api/keys/jwks')).json();
+    const inBrowser = await browserVerifier.verifyProof(JSON.stringify(proof), jwks);
+    expect(inBrowser).toMatchObject({
+      status: 'valid',
+      anchor: { inclusion: true, root: proof.anchor.root },
+    });
+    const chainSays = async (txHash: string, root: string) =>
+      (await stack.trust.fetch(`/api/anchor/check?${new URLSearchParams({ txHash, root })}`)).json();
+    expect(await chainSays(proof.anchor.txHash, proof.anchor.root)).toMatchObject({ onChain: true });
+
+    const stranger = `0x${'ef'.repeat(32)}`;
+    const wrongPath = { ...proof, anchor: { ...proof.anchor, path: [stranger] } };
+    expect((await browserVerifier.verifyProof(JSON.stringify(wrongPath), jwks)).anchor).toMatchObject({
+      inclusion: false,
+      problem: 'wrong_path',
+    });
+    const [lo, hi] = [proof.anchor.ref, stranger].sort();
+    const forgedRoot = keccak256(concat([lo as Hex, hi as Hex]));
+    const forged = { ...proof, anchor: { ...proof.anchor, path: [stranger], root: forgedRoot } };
+    expect((await browserVerifier.verifyProof(JSON.stringify(forged), jwks)).anchor).toMatchObject({
+      inclusion: true,
+    });
+    // The path is consistent, but the chain does not carry that root.
+    expect(await chainSays(proof.anchor.txHash, forgedRoot)).toMatchObject({
+      onChain: false,
+      problem: 'wrong_data',
+    });
+    expect((await stack.trust.fetch('/api/anchor/check?txHash=0x12&root=nope')).status).toBe(400);
   });
 
   it('an anchor stored before batching (no root, no path) still verifies', async () => {

@@ -6,8 +6,11 @@
  * Keccak-256 and secp256k1 public-key recovery (BigInt) for the EIP-191 signature.
  *
  * `xvVerifyProof(proofText, jwks)` resolves to
- * `{ status, integrity, manifestHash, issuer, checks, reason? }`, the same words
- * the server's `POST /api/verify` uses.
+ * `{ status, integrity, manifestHash, issuer, checks, reason?, anchor? }`, the same
+ * words the server's `POST /api/verify` uses. A proof's `anchor` is checked here as
+ * far as a browser can: it names this proof's fingerprint and its Merkle path
+ * (sorted-pair Keccak-256) leads to `root`; whether the chain holds `root` in
+ * `txHash` is then asked with those two hashes only (`GET /api/anchor/check`).
  */
 
 export const VERIFIER_CORE = String.raw`
@@ -170,6 +173,28 @@ const XV = (() => {
     return recovered !== null && recovered === address.toLowerCase();
   }
 
+  const HASH32 = /^0x[0-9a-f]{64}$/;
+
+  /** A proof's anchor (version 1: the transaction carries ref itself; 2: ref, root and path). */
+  function checkAnchor(anchor, fingerprint) {
+    if (!isObject(anchor) || !HASH32.test(anchor.ref) || !HASH32.test(anchor.txHash))
+      return { inclusion: false, problem: 'malformed' };
+    const version = anchor.version === undefined ? 1 : anchor.version;
+    const root = version === 1 ? anchor.ref : anchor.root;
+    const path = version === 1 ? [] : anchor.path;
+    const out = { version, txHash: anchor.txHash, root, path };
+    if ((version !== 1 && version !== 2) || typeof root !== 'string' || !HASH32.test(root) || !Array.isArray(path) ||
+      path.length > 64 || !path.every((node) => typeof node === 'string' && HASH32.test(node)))
+      return { ...out, inclusion: false, problem: 'malformed' };
+    if (anchor.ref !== fingerprint) return { ...out, inclusion: false, problem: 'wrong_ref' };
+    let node = anchor.ref.slice(2);
+    for (const sibling of path) {
+      const [lo, hi] = node <= sibling.slice(2) ? [node, sibling.slice(2)] : [sibling.slice(2), node];
+      node = hex(keccak256(fromHex(lo + hi)));
+    }
+    return '0x' + node === root ? { ...out, inclusion: true } : { ...out, inclusion: false, problem: 'wrong_path' };
+  }
+
   async function verifyProof(proofText, jwks) {
     let proof;
     try {
@@ -179,7 +204,7 @@ const XV = (() => {
     }
     if (!isObject(proof) || !isObject(proof.claim) || !isObject(proof.signatures))
       return { status: 'malformed', message: 'The file is not an XV proof ({claim, signatures}).' };
-    const extra = Object.keys(proof).filter((k) => !['claim', 'manifestHash', 'signatures'].includes(k))
+    const extra = Object.keys(proof).filter((k) => !['claim', 'manifestHash', 'signatures', 'anchor'].includes(k))
       .concat(Object.keys(proof.signatures).filter((k) => !['p256Sig', 'ethSig'].includes(k)));
     if (extra.length > 0) return { status: 'malformed', message: 'The proof has unexpected fields: ' + extra.join(', ') };
     const claim = proof.claim;
@@ -190,6 +215,7 @@ const XV = (() => {
     const hashMatches = proof.manifestHash === undefined ? null : proof.manifestHash === manifestHash;
     const entry = ((jwks && jwks.keys) || []).find((k) => k.kid === issuer.orgId && k.keyId === issuer.keyId);
     const result = { manifestHash, issuer: { orgId: issuer.orgId ?? null, keyId: issuer.keyId ?? null } };
+    if (proof.anchor !== undefined) result.anchor = checkAnchor(proof.anchor, '0x' + hex(digest));
     if (!entry)
       return { ...result, status: 'invalid', integrity: hashMatches === false ? 'tampered' : 'unverified',
         reason: 'unknown_issuer', checks: { manifestHash: hashMatches, p256Sig: false, ethSig: false } };

@@ -8,6 +8,7 @@
  * | GET    | /api/verify?receiptId=          | none                                  |
  * | POST   | /api/verify                     | none                                  |
  * | POST   | /api/anchor                     | none (batched); member / `anchor:write` token: immediate, budgeted |
+ * | GET    | /api/anchor/check?txHash=&root= | none (beyond the spec)                |
  * | POST   | /api/attestation                | member / `attest:issue` token, or demo |
  * | GET    | /api/keys/jwks                  | none                                  |
  * | GET    | /api/receipts/{receiptId}       | none (beyond the spec)                |
@@ -164,6 +165,27 @@ const anchorRoute = createRoute({
   },
 });
 
+const Hash32 = z.string().regex(/^0x[0-9a-f]{64}$/, 'must be 0x followed by 64 lowercase hex digits');
+
+const anchorCheckRoute = createRoute({
+  method: 'get',
+  path: '/api/anchor/check',
+  summary:
+    "Whether the chain holds the relayer's transaction txHash carrying root (for the in-browser verifier)",
+  request: { query: z.object({ txHash: Hash32, root: Hash32 }) },
+  responses: {
+    200: json(
+      'onChain, with blockNumber and confirmations, or the problem',
+      z.object({
+        onChain: z.boolean(),
+        blockNumber: z.number().nullable(),
+        confirmations: z.number(),
+        problem: z.string().optional(),
+      }),
+    ),
+  },
+});
+
 const attestationRoute = createRoute({
   method: 'post',
   path: '/api/attestation',
@@ -244,7 +266,14 @@ export function registerApi(app: App, o: ApiOptions) {
   const trustUrl = ctx.settings.services.trust.url;
 
   for (const path of ['/api/seal', '/api/attestation']) app.use(path, sharedDomainCors(sharedDomain));
-  for (const path of ['/api/verify', '/api/anchor', '/api/keys/*', '/api/receipts/*', '/api/attestations/*'])
+  for (const path of [
+    '/api/verify',
+    '/api/anchor',
+    '/api/anchor/check',
+    '/api/keys/*',
+    '/api/receipts/*',
+    '/api/attestations/*',
+  ])
     app.use(path, publicCors());
 
   /** Where the person comes back after stepping up: the page that asked, when it is one of ours. */
@@ -339,6 +368,11 @@ export function registerApi(app: App, o: ApiOptions) {
   app.openapi(anchorRoute, async (c) => {
     const row = await receipts.find(c.req.valid('json').receiptId);
     return c.json(await receipts.anchor(row.receipt_id, await anchorModeFor(c, row.org_id)), 200);
+  });
+
+  app.openapi(anchorCheckRoute, async (c) => {
+    const { txHash, root } = c.req.valid('query');
+    return c.json(await receipts.checkRoot(txHash, root), 200);
   });
 
   app.openapi(attestationRoute, async (c) => {

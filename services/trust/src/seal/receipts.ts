@@ -290,6 +290,14 @@ export class Receipts {
     return { ...checked, anchor: await checkProofAnchor(anchor, fingerprint, this.o.chain, relayer) };
   }
 
+  /** Whether the chain holds a transaction `txHash` from the relayer carrying `root`. */
+  async checkRoot(txHash: string, root: string) {
+    const relayer = await this.o.relayer.address().catch(() => undefined);
+    if (!relayer)
+      return { onChain: false, blockNumber: null, confirmations: 0, problem: 'chain_unreachable' as const };
+    return this.o.chain.confirm(txHash, { ref: root, from: relayer });
+  }
+
   /** The proof file of a receipt: its manifest, and its anchor once it has one. */
   proofOf(row: ReceiptsTable): Record<string, unknown> {
     // Stored with JSON.stringify, so parsing and serialising again gives the same bytes.
