@@ -283,7 +283,11 @@ export class Relayer {
     const pause = Math.min(50, Math.max(10, Math.floor(this.options.batchIntervalMs / 10)));
     for (;;) {
       const leaf = await this.leaf(hash);
-      if (leaf?.root) return this.leafOutcome(leaf, false);
+      if (leaf?.root) {
+        // The batch is committed before it is broadcast: answer once this instance's flush has sent it.
+        await this.flushing;
+        return this.leafOutcome(leaf, false);
+      }
       if (this.balance && this.balance.value < this.options.minBalanceWei) throw errors.relayer_low_balance();
       if (Date.now() > deadline) throw errors.batch_not_sent();
       await new Promise((resolve) => setTimeout(resolve, pause));

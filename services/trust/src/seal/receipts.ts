@@ -226,6 +226,8 @@ export class Receipts {
         await this.o.budget.refund(row.org_id);
         throw error;
       }
+      // It was already queued by someone else: it went out in their batch, at no cost to this budget.
+      if (anchored.path.length > 0) await this.o.budget.refund(row.org_id);
     } else {
       anchored = await this.o.relayer.batch(ref);
     }
@@ -342,7 +344,7 @@ export class Receipts {
     await this.o.db
       .updateTable('receipts')
       .set({
-        anchor_ref: anchored.leaf,
+        anchor_ref: anchorRef(row.manifest_hash),
         anchor_root: anchored.ref,
         anchor_path: JSON.stringify(anchored.path),
         anchor_tx_hash: anchored.txHash,
