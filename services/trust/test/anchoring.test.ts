@@ -137,7 +137,11 @@ describeEachDatabase('anchoring budget', (target) => {
     // Asking again for an anchored receipt spends nothing and is not refused.
     expect((await anchored(receipts[0]!.receiptId, auth)).txHash).toBe(spent[0]!.txHash);
 
+    // Credentials that do not cover the receipt's organization are batched, like anyone's: no 429, no 403.
     const other = await newOrganization(stack, 'Other Anchors');
+    const foreign = await anchor(receipts[3]!.receiptId, { cookie: other.cookie });
+    expect(foreign.status).toBe(200);
+    expect(await transactionsSent()).toBe(before + 3);
     const theirs = await (
       await postJson(stack.trust, '/api/seal', { modelId: 'm', output: 'theirs' }, { cookie: other.cookie })
     ).json();
