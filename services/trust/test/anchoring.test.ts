@@ -148,6 +148,27 @@ describeEachDatabase('anchoring budget', (target) => {
     expect((await anchored(theirs.receiptId, { cookie: other.cookie })).path).toEqual([]);
   });
 
+  it('concurrent immediate anchors cannot overspend the organization daily budget', async () => {
+    const rush = await newOrganization(stack, 'Rush Anchors');
+    const receipts = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) =>
+        (
+          await postJson(
+            stack.trust,
+            '/api/seal',
+            { modelId: 'm', output: `rush ${i}` },
+            { cookie: rush.cookie },
+          )
+        ).json(),
+      ),
+    );
+    const before = await transactionsSent();
+    const answers = await Promise.all(receipts.map((r) => anchor(r.receiptId, { cookie: rush.cookie })));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 429, 429, 429, 429]);
+    expect(await transactionsSent()).toBe(before + 2);
+  });
+
   it('anchorNow past the budget still seals, and the receipt joins the next batch, saying so', async () => {
     const receipt = await seal({ anchorNow: true });
     expect(receipt.anchor).toMatchObject({ mode: 'onchain', notice: 'anchor_budget_exhausted', version: 2 });
