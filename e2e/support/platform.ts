@@ -99,6 +99,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     XV_DATA_DIR: dataDir,
     XV_LOG_LEVEL: 'warn',
     XV_CHAIN_TOKEN: `e2e-relayer-${randomBytes(16).toString('hex')}`,
+    // A batched anchor answers once its batch is sent: batch often, so tests do not wait 2 s per anchor.
+    XV_CHAIN_BATCH_INTERVAL_MS: '200',
     MODEL_BASE_URL: model.baseUrl,
     MODEL_API_KEY: MODEL_KEY,
     MODEL_NAME: 'scripted',

@@ -4,9 +4,10 @@
  *
  * | method | path                 | auth              | what                                    |
  * |--------|----------------------|-------------------|-----------------------------------------|
- * | POST   | /api/anchors         | relayer credential | anchor a 32-byte hash (idempotent)     |
+ * | POST   | /api/anchors         | relayer credential | anchor a 32-byte hash alone (idempotent) |
+ * | POST   | /api/batch           | relayer credential | queue a hash for the next batch, wait   |
  * | GET    | /api/anchors/{ref}   | relayer credential | the anchor's current transaction/state |
- * | GET    | /api/relayer         | none              | the relayer's address and chain id      |
+ * | GET    | /api/relayer         | none              | address, chain id, balance status, queue |
  * | GET    | /tx/{txHash}         | none              | explorer page of one transaction (HTML) |
  */
 import { type App, constantTimeEqual, createRoute, z } from '@xv/platform';
@@ -35,6 +36,8 @@ const AnchorView = z
     blockNumber: z.number().nullable(),
     confirmations: z.number(),
     attempts: z.number(),
+    leaf: z.string(),
+    path: z.array(z.string()),
   })
   .openapi('Anchor');
 
@@ -54,6 +57,23 @@ const anchorRoute = createRoute({
       content: { 'application/json': { schema: AnchorView } },
     },
     201: { description: 'Anchoring started', content: { 'application/json': { schema: AnchorView } } },
+  },
+});
+
+const batchRoute = createRoute({
+  method: 'post',
+  path: '/api/batch',
+  summary: 'Queue a 32-byte hash for the next batched anchor; answers once the batch is sent',
+  ...bearer,
+  request: {
+    body: { required: true, content: { 'application/json': { schema: z.object({ hash: Hash32 }) } } },
+  },
+  responses: {
+    200: {
+      description: 'The anchor of the batch holding the hash, and its Merkle path',
+      content: { 'application/json': { schema: AnchorView } },
+    },
+    503: { description: 'relayer_low_balance: queued, sent once the relayer is funded' },
   },
 });
 
@@ -77,7 +97,15 @@ const relayerRoute = createRoute({
       description: 'Relayer info',
       content: {
         'application/json': {
-          schema: z.object({ address: z.string(), chainId: z.number(), confirmations: z.number() }),
+          schema: z.object({
+            address: z.string(),
+            chainId: z.number(),
+            confirmations: z.number(),
+            status: z.enum(['ok', 'relayer_low_balance']),
+            balanceWei: z.string(),
+            minBalanceWei: z.string(),
+            queued: z.number(),
+          }),
         },
       },
     },
@@ -94,7 +122,7 @@ export interface RouteOptions {
 
 export function registerRoutes(app: App, options: RouteOptions) {
   const { relayer, explorerBase } = options;
-  const view = (row: AnchorRow) => ({
+  const view = ({ anchor: row, leaf, path }: { anchor: AnchorRow; leaf: string; path: string[] }) => ({
     mode: 'onchain' as const,
     ref: row.ref,
     txHash: row.tx_hash,
@@ -106,6 +134,8 @@ export function registerRoutes(app: App, options: RouteOptions) {
     blockNumber: row.block_number,
     confirmations: row.confirmations,
     attempts: row.attempts,
+    leaf,
+    path,
   });
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'relayerToken', {
@@ -114,21 +144,35 @@ export function registerRoutes(app: App, options: RouteOptions) {
   });
   app.use('/api/anchors', requireToken(options.token));
   app.use('/api/anchors/*', requireToken(options.token));
+  app.use('/api/batch', requireToken(options.token));
 
   app.openapi(anchorRoute, async (c) => {
     const { hash } = c.req.valid('json');
-    const { anchor, created } = await chainCall(() => relayer.anchor(hash));
-    return created ? c.json(view(anchor), 201) : c.json(view(anchor), 200);
+    const outcome = await chainCall(() => relayer.anchor(hash));
+    return outcome.created ? c.json(view(outcome), 201) : c.json(view(outcome), 200);
+  });
+
+  app.openapi(batchRoute, async (c) => {
+    const { hash } = c.req.valid('json');
+    return c.json(view(await chainCall(() => relayer.enqueue(hash))), 200);
   });
 
   app.openapi(anchorStatusRoute, async (c) => {
-    const anchor = await relayer.find(c.req.valid('param').ref);
-    if (!anchor) throw errors.anchor_not_found();
-    return c.json(view(anchor), 200);
+    const outcome = await relayer.anchorOf(c.req.valid('param').ref);
+    if (!outcome) throw errors.anchor_not_found();
+    return c.json(view(outcome), 200);
   });
 
-  app.openapi(relayerRoute, (c) =>
-    c.json({ address: relayer.address, chainId: relayer.chainId, confirmations: options.confirmations }, 200),
+  app.openapi(relayerRoute, async (c) =>
+    c.json(
+      {
+        address: relayer.address,
+        chainId: relayer.chainId,
+        confirmations: options.confirmations,
+        ...(await chainCall(() => relayer.status())),
+      },
+      200,
+    ),
   );
 
   app.get('/tx/:txHash', async (c) => {

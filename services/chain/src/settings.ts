@@ -1,7 +1,8 @@
 /**
  * @module settings
  * The relayer's own settings: which EVM node, which key, how many confirmations,
- * and when a transaction counts as stuck.
+ * when a transaction counts as stuck, how public anchors are batched, and the balance
+ * below which it sends nothing.
  */
 import { httpUrl, setting, z } from '@xv/platform';
 
@@ -23,4 +24,20 @@ export const chainSettings = {
   stuckSeconds: setting('XV_CHAIN_STUCK_SECONDS', z.coerce.number().int().min(1).max(86_400).default(30)),
   feeBumpPercent: setting('XV_CHAIN_FEE_BUMP_PERCENT', z.coerce.number().int().min(10).max(500).default(25)),
   explorerUrl: setting('XV_CHAIN_EXPLORER_URL', httpUrl().optional()),
+  /** How often the queue of batched fingerprints is anchored as one Merkle root. */
+  batchIntervalMs: setting(
+    'XV_CHAIN_BATCH_INTERVAL_MS',
+    z.coerce.number().int().min(50).max(3_600_000).default(2000),
+  ),
+  /** A batch is sent at once when this many fingerprints wait (and holds at most this many). */
+  batchMax: setting('XV_CHAIN_BATCH_MAX', z.coerce.number().int().min(1).max(4096).default(512)),
+  /** Below this balance (wei) the relayer signs no new transaction; 0.001 ETH by default. */
+  minBalanceWei: setting(
+    'XV_CHAIN_MIN_BALANCE_WEI',
+    z
+      .string()
+      .regex(/^[0-9]{1,40}$/, 'must be a whole number of wei')
+      .default('1000000000000000')
+      .transform((value) => BigInt(value)),
+  ),
 };

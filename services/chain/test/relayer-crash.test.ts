@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
+import { verifyInclusion } from '@xv/chain';
 import { type DevChain, startDevChain, TEST_RELAYER_TOKEN } from '@xv/chain/testing';
 import { describeEachDatabase, freePort, tempDir } from '@xv/platform/testing';
 import pg from 'pg';
@@ -74,6 +75,7 @@ describeEachDatabase('killing the relayer mid-anchor', (target) => {
           XV_CHAIN_RPC_URL: proxy.url,
           XV_CHAIN_TOKEN: TEST_RELAYER_TOKEN,
           XV_CHAIN_POLL_MS: '100',
+          XV_CHAIN_BATCH_INTERVAL_MS: '200',
           XV_LOG_LEVEL: 'silent',
         },
       },
@@ -101,12 +103,26 @@ describeEachDatabase('killing the relayer mid-anchor', (target) => {
       headers: bearer(TEST_RELAYER_TOKEN),
       body: JSON.stringify({ hash }),
     });
+  const batch = (hash: string) =>
+    fetch(`${relayerUrl}/api/batch`, {
+      method: 'POST',
+      headers: bearer(TEST_RELAYER_TOKEN),
+      body: JSON.stringify({ hash }),
+    });
   const confirmed = (hash: string) =>
     eventually(async () => {
       const response = await fetch(`${relayerUrl}/api/anchors/${hash}`, {
         headers: bearer(TEST_RELAYER_TOKEN),
       });
-      const view = (await response.json()) as { status: string; txHash: Hex; nonce: number };
+      if (response.status !== 200) return undefined;
+      const view = (await response.json()) as {
+        status: string;
+        txHash: Hex;
+        nonce: number;
+        ref: Hex;
+        leaf: Hex;
+        path: Hex[];
+      };
       return view.status === 'confirmed' ? view : undefined;
     });
 
@@ -171,6 +187,26 @@ describeEachDatabase('killing the relayer mid-anchor', (target) => {
     expect(again.status).toBe(200);
     expect(((await again.json()) as { txHash: string }).txHash).toBe(done.txHash);
     expect(await transactionsCarrying(hash)).toEqual([done.txHash]);
+  });
+
+  it('a batch recorded but never broadcast before the kill is sent once after the restart, every fingerprint with its path', async () => {
+    const hashes = [randomHash(), randomHash(), randomHash()];
+    proxy.state.mode = 'drop-send';
+    const seen = proxy.state.sendsSeen;
+    const inFlight = hashes.map((hash) => batch(hash).catch((error: Error) => error));
+    await eventually(async () => (proxy.state.sendsSeen > seen ? true : undefined));
+    await killRelayer();
+    for (const outcome of await Promise.all(inFlight)) expect(outcome).toBeInstanceOf(Error);
+
+    proxy.state.mode = 'pass';
+    await startRelayerProcess();
+    const views = await Promise.all(hashes.map(confirmed));
+    const roots = new Set(views.map((view) => view.ref));
+    for (const view of views) expect(verifyInclusion(view.leaf, view.path, view.ref)).toBe(true);
+    for (const root of roots) expect(await transactionsCarrying(root)).toHaveLength(1);
+    // Asking again sends nothing new.
+    const again = await batch(hashes[0]!);
+    expect(((await again.json()) as { txHash: Hex }).txHash).toBe(views[0]!.txHash);
   });
 
   it('does not send twice an anchor the node took just before the kill', async () => {

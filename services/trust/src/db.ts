@@ -42,6 +42,17 @@ export interface ReceiptsTable {
   anchor_from: string | null;
   anchor_chain_id: number | null;
   anchored_at: number | null;
+  /** The Merkle root the anchoring transaction carries; null: the fingerprint itself. */
+  anchor_root: string | null;
+  /** JSON array of sibling hashes from the fingerprint up to `anchor_root`. */
+  anchor_path: string | null;
+}
+
+/** Immediate anchors an organization spent on one UTC day (`YYYY-MM-DD`). */
+export interface AnchorBudgetTable {
+  org_id: string;
+  day: string;
+  used: number;
 }
 
 export interface AttestationsTable {
@@ -61,6 +72,7 @@ export interface TrustDatabase {
   issuer_keys: IssuerKeysTable;
   receipts: ReceiptsTable;
   attestations: AttestationsTable;
+  anchor_budget: AnchorBudgetTable;
 }
 
 export type TrustDb = Kysely<TrustDatabase>;

@@ -20,5 +20,15 @@ export const errors = defineErrors({
   receipt_not_found: { status: 404, message: 'No receipt has that id.' },
   attestation_not_found: { status: 404, message: 'No attestation has that id.' },
   relayer_unavailable: { status: 503, message: 'The chain relayer cannot anchor right now; try again.' },
+  relayer_low_balance: {
+    status: 503,
+    message:
+      'The chain relayer is short of funds: anchors wait in its queue until it is funded; try again later.',
+  },
+  anchor_budget_exhausted: {
+    status: 429,
+    message:
+      "The organization's immediate anchors for today are spent; anchor without credentials to join the next batch.",
+  },
   identity_unavailable: { status: 503, message: 'The identity service cannot be reached.' },
 });

@@ -34,6 +34,7 @@ export const trustService = defineService({
       chainRpcUrl: config.chainRpcUrl,
       eas: { chainId: config.easChainId, contract: config.easContract, version: config.easVersion },
       inputLimitBytes: config.storeInputLimitBytes,
+      anchorDailyBudget: config.anchorDailyBudget,
       signingThreads: config.signingThreads,
     });
     ctx.onClose(trust.close);

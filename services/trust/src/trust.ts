@@ -4,6 +4,7 @@
  * it to routes, the operator command and tests use it directly.
  */
 import type { Database } from '@xv/platform';
+import { AnchorBudget } from './anchoring/budget.js';
 import { ChainReader } from './anchoring/chain-check.js';
 import { RelayerClient } from './anchoring/relayer-client.js';
 import { Attestations } from './attestations/attestations.js';
@@ -28,6 +29,8 @@ export interface TrustOptions {
   chainRpcUrl: string;
   eas: EasDomainConfig;
   inputLimitBytes: number;
+  /** Immediate anchors per organization and UTC day. */
+  anchorDailyBudget: number;
   /** Worker threads that make the seal signatures. */
   signingThreads: number;
 }
@@ -47,6 +50,7 @@ export function createTrust(o: TrustOptions) {
     signer: signing.sign,
     directory,
     relayer: new RelayerClient(o.relayer),
+    budget: new AnchorBudget(db, o.anchorDailyBudget),
     chain: new ChainReader(o.chainRpcUrl),
     trustUrl: o.trustUrl,
     inputLimitBytes: o.inputLimitBytes,

@@ -25,7 +25,7 @@ export interface TrustStack {
 
 export async function startTrustStack(
   target: DatabaseTarget,
-  options: { demo?: boolean; identity?: boolean } = {},
+  options: { demo?: boolean; identity?: boolean; env?: Record<string, string> } = {},
 ): Promise<TrustStack> {
   const chain = await startDevChain();
   const relayer = await startRelayer(await target.open('chain'), { rpcUrl: chain.rpcUrl });
@@ -44,7 +44,7 @@ export async function startTrustStack(
       },
     }) as Promise<RunningService>;
   const trustDatabase = await target.open('trust');
-  const trust = await startTrust({}, trustDatabase);
+  const trust = await startTrust(options.env, trustDatabase);
   return {
     chain,
     relayer,

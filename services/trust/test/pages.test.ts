@@ -11,7 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERIFIER_CORE } from '../src/pages/browser-verifier.js';
 import type { ReceiptView } from '../src/seal/receipts.js';
-import { postJson, startTrustStack, type TrustStack } from './helpers.js';
+import { eventually, postJson, startTrustStack, type TrustStack } from './helpers.js';
 
 interface VerifierCore {
   keccak256(bytes: Uint8Array): Uint8Array;
@@ -144,4 +144,48 @@ describeEachDatabase('verify pages', (target) => {
     expect(requests.map((r) => new URL(r.url).pathname).sort()).toEqual(['/api/keys/jwks', '/verify']);
     await page.close();
   });
+
+  it.runIf(hasChromium())(
+    'checks the anchor of a dropped proof: its path in the browser, its root on chain by the two hashes only',
+    async () => {
+      await eventually(async () => {
+        const body = await (await stack.trust.fetch(`/api/verify?receiptId=${receipt.receiptId}`)).json();
+        return body.anchor.onChain ? body : undefined;
+      });
+      const proof = await (await stack.trust.fetch(`/api/receipts/${receipt.receiptId}/proof`)).text();
+      expect(JSON.parse(proof).anchor).toMatchObject({ version: 2 });
+      const page = await browser!.newPage();
+      const requests: { url: string; method: string; body: string | null }[] = [];
+      page.on('request', (request) =>
+        requests.push({ url: request.url(), method: request.method(), body: request.postData() }),
+      );
+      await page.goto(`${stack.trust.url}/verify`);
+      const drop = async (text: string, expected: string) => {
+        await page.setInputFiles('#proof-file', {
+          name: 'anchored.proof.json',
+          mimeType: 'application/json',
+          buffer: Buffer.from(text),
+        });
+        await page.waitForFunction(
+          (wanted) => (document.querySelector('#result')?.textContent ?? '').includes(wanted),
+          expected,
+        );
+        return page.textContent('#result');
+      };
+      expect(await drop(proof, 'Anchored on chain')).toMatch(/Anchored on chain\s*yes/);
+
+      const wrong = JSON.parse(proof);
+      wrong.anchor.path = [`0x00${'11'.repeat(31)}`];
+      expect(await drop(JSON.stringify(wrong), 'does not lead to the root')).not.toContain(
+        'Anchored on chain',
+      );
+
+      // Nothing was sent but GETs; the chain was asked with the transaction and root hashes only.
+      expect(requests.every((r) => r.method === 'GET' && r.body === null)).toBe(true);
+      const asked = requests.filter((r) => new URL(r.url).pathname === '/api/anchor/check');
+      expect(asked.length).toBe(1);
+      expect([...new URL(asked[0]!.url).searchParams.keys()].sort()).toEqual(['root', 'txHash']);
+      await page.close();
+    },
+  );
 });

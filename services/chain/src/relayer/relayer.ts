@@ -18,28 +18,63 @@
  * Several instances may share the key and one PostgreSQL database: a nonce is only
  * handed out under a row lock on `relayer_nonces`, and whoever gets the lock first
  * looks again for the hash (or the re-send) another instance may have just committed.
+ *
+ * Batches: a fingerprint may instead join the queue (`batch_leaves`). Every
+ * `batchIntervalMs`, or as soon as `batchMax` wait, one flush takes the nonce lock,
+ * builds the Merkle tree of the pending fingerprints and anchors its root exactly as
+ * above, recording each leaf's path in the same database transaction: one
+ * transaction pays for the whole batch, and a crash leaves the batch either fully
+ * recorded (the poller sends it) or still queued.
+ *
+ * Below `minBalanceWei` the relayer signs nothing new (re-sends and fee bumps of
+ * transactions already signed go on): immediate anchors are refused with
+ * `relayer_low_balance`, queued fingerprints stay queued until it is funded again.
  */
 import { type Database, type Logger, transaction } from '@xv/platform';
 import type { Transaction } from 'kysely';
 import { type Hex, keccak256 } from 'viem';
-import type { AnchorRow, ChainDatabase, ChainDb } from './store.js';
+import { errors } from '../errors.js';
+import { batchTree } from './merkle.js';
+import type { AnchorRow, BatchLeavesTable, ChainDatabase, ChainDb } from './store.js';
 import type { RelayerWallet } from './wallet.js';
 
 /** Intrinsic 21 000 plus 16 per non-zero calldata byte for 32 bytes, with room to spare. */
 const ANCHOR_GAS = 30_000n;
 
 const FEE_CACHE_MS = 1000;
+/** The balance is read at most this often: a burst of anchors costs one read. */
+const BALANCE_CACHE_MS = 1000;
+/** How long an anchor request waits for its batch beyond the batch interval. */
+const BATCH_WAIT_MS = 15_000;
 
 export interface RelayerOptions {
   confirmations: number;
   pollMs: number;
   stuckSeconds: number;
   feeBumpPercent: number;
+  batchIntervalMs: number;
+  batchMax: number;
+  minBalanceWei: bigint;
 }
 
+/**
+ * An anchor as a fingerprint sees it: the transaction's `anchor` (whose `ref` is the
+ * hash the transaction carries, the batch root) and the `path` from `leaf` up to it
+ * (empty when the fingerprint was anchored on its own).
+ */
 export interface AnchorOutcome {
   anchor: AnchorRow;
   created: boolean;
+  leaf: Hex;
+  path: Hex[];
+}
+
+export interface RelayerStatus {
+  status: 'ok' | 'relayer_low_balance';
+  balanceWei: string;
+  minBalanceWei: string;
+  /** Fingerprints waiting for a batch. */
+  queued: number;
 }
 
 interface Fees {
@@ -53,6 +88,9 @@ export class Relayer {
   private polling: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private fees: { value: Fees; expires: number } | undefined;
+  private balance: { value: bigint; expires: number } | undefined;
+  private flushing: Promise<void> | undefined;
+  private batchTimer: NodeJS.Timeout | undefined;
   readonly address: Hex;
   readonly chainId: number;
 
@@ -73,21 +111,31 @@ export class Relayer {
     await this.poll();
     this.timer = setInterval(() => void this.poll(), this.options.pollMs);
     this.timer.unref();
+    this.batchTimer = setInterval(() => void this.flush(), this.options.batchIntervalMs);
+    this.batchTimer.unref();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    clearInterval(this.batchTimer);
     await this.polling;
+    await this.flushing;
     await this.queue;
   }
 
-  /** Anchors `hash` (0x + 64 hex, lowercase), or returns the anchor it already has. */
+  /**
+   * Anchors `hash` (0x + 64 hex, lowercase) in a transaction of its own, or returns the
+   * anchor it already has (its batch's, when it was queued).
+   */
   async anchor(hash: Hex): Promise<AnchorOutcome> {
+    const alone = (anchor: AnchorRow, created: boolean) => ({ anchor, created, leaf: hash, path: [] });
+    if (await this.leaf(hash)) return this.awaitBatch(hash);
     const existing = await this.find(hash);
-    if (existing) return { anchor: existing, created: false };
+    if (existing) return alone(existing, false);
+    await this.requireFunds();
     return this.exclusive(async () => {
       const again = await this.find(hash);
-      if (again) return { anchor: again, created: false };
+      if (again) return alone(again, false);
       const fees = await this.currentFees();
       const now = Date.now();
       const outcome = await transaction(this.database, async (trx) => {
@@ -99,28 +147,210 @@ export class Relayer {
         if (raced) return { anchor: raced, rawTx: undefined };
         const nonce = await this.takeNonce(db);
         const signed = await this.sign(hash, nonce, fees);
-        const row: AnchorRow = {
-          ref: hash,
-          chain_id: this.chainId,
-          from_address: this.address,
-          nonce,
-          tx_hash: signed.txHash,
-          status: 'pending',
-          block_number: null,
-          confirmations: 0,
-          attempts: 1,
-          last_sent_at: now,
-          created_at: now,
-          updated_at: now,
-        };
+        const row = this.newAnchor(hash, nonce, signed.txHash, now);
         await db.insertInto('anchors').values(row).execute();
         await this.recordAttempt(db, hash, nonce, signed, fees, now);
         return { anchor: row, rawTx: signed.rawTx };
       });
-      if (!outcome.rawTx) return { anchor: outcome.anchor, created: false };
+      if (!outcome.rawTx) return alone(outcome.anchor, false);
       await this.broadcast(outcome.rawTx);
-      return { anchor: outcome.anchor, created: true };
+      return alone(outcome.anchor, true);
     });
+  }
+
+  /**
+   * Queues `hash` for the next batch and waits until that batch's transaction is
+   * signed and sent. A hash already anchored, on its own or in a batch, gets that
+   * anchor; a hash already queued waits for the same batch.
+   */
+  async enqueue(hash: Hex): Promise<AnchorOutcome> {
+    const known = await this.leaf(hash);
+    if (known?.root) return this.leafOutcome(known, false);
+    let created = false;
+    if (!known) {
+      const existing = await this.find(hash);
+      if (existing) return { anchor: existing, created: false, leaf: hash, path: [] };
+      const inserted = await this.db
+        .insertInto('batch_leaves')
+        .values({
+          fingerprint: hash,
+          chain_id: this.chainId,
+          root: null,
+          path: null,
+          queued_at: Date.now(),
+          batched_at: null,
+        })
+        .onConflict((conflict) => conflict.column('fingerprint').doNothing())
+        .executeTakeFirst();
+      created = Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0;
+    }
+    // Queued either way: it is sent once the relayer is funded again.
+    await this.requireFunds();
+    if ((await this.pendingCount()) >= this.options.batchMax) void this.flush();
+    const outcome = await this.awaitBatch(hash);
+    return { ...outcome, created };
+  }
+
+  /** The anchor of a fingerprint: its batch (with its path) or its own transaction. */
+  async anchorOf(hash: Hex): Promise<AnchorOutcome | undefined> {
+    const leaf = await this.leaf(hash);
+    if (leaf) return leaf.root ? this.leafOutcome(leaf, false) : undefined;
+    const anchor = await this.find(hash);
+    return anchor && { anchor, created: false, leaf: hash, path: [] };
+  }
+
+  /** Balance against the floor, and how many fingerprints wait. */
+  async status(): Promise<RelayerStatus> {
+    const funded = await this.funded();
+    return {
+      status: funded ? 'ok' : 'relayer_low_balance',
+      balanceWei: (this.balance?.value ?? 0n).toString(),
+      minBalanceWei: this.options.minBalanceWei.toString(),
+      queued: await this.pendingCount(),
+    };
+  }
+
+  /** Anchors the pending batch now; concurrent callers share one flush. */
+  flush(): Promise<void> {
+    this.flushing ??= this.exclusive(() => this.flushOnce())
+      .catch((error) => this.logger.warn({ err: error }, 'batch flush failed; the queue is kept'))
+      .finally(() => {
+        this.flushing = undefined;
+      });
+    return this.flushing;
+  }
+
+  private async flushOnce(): Promise<void> {
+    if ((await this.pendingCount()) === 0 || !(await this.funded())) return;
+    const fees = await this.currentFees();
+    const now = Date.now();
+    const rawTx = await transaction(this.database, async (trx) => {
+      const db = trx as Transaction<ChainDatabase>;
+      // The nonce lock also makes flushes of several instances take turns: the second
+      // one finds the leaves the first has just batched no longer pending.
+      await this.nonceRow(db);
+      const pending = await db
+        .selectFrom('batch_leaves')
+        .select('fingerprint')
+        .where('chain_id', '=', this.chainId)
+        .where('root', 'is', null)
+        .orderBy('queued_at')
+        .orderBy('fingerprint')
+        .limit(this.options.batchMax)
+        .execute();
+      if (pending.length === 0) return undefined;
+      const fingerprints = pending.map((row) => row.fingerprint as Hex);
+      // A fingerprint anchored on its own meanwhile keeps that anchor.
+      const alone = await db
+        .selectFrom('anchors')
+        .select('ref')
+        .where('chain_id', '=', this.chainId)
+        .where('ref', 'in', fingerprints)
+        .execute();
+      for (const { ref } of alone) await this.placeLeaf(db, ref, ref, [], now);
+      const leaves = fingerprints.filter((leaf) => !alone.some((row) => row.ref === leaf));
+      if (leaves.length === 0) return undefined;
+      const tree = batchTree(leaves);
+      let raw: Hex | undefined;
+      if (!(await this.find(tree.root, db))) {
+        const nonce = await this.takeNonce(db);
+        const signed = await this.sign(tree.root, nonce, fees);
+        await db
+          .insertInto('anchors')
+          .values(this.newAnchor(tree.root, nonce, signed.txHash, now))
+          .execute();
+        await this.recordAttempt(db, tree.root, nonce, signed, fees, now);
+        raw = signed.rawTx;
+      }
+      for (const leaf of leaves) await this.placeLeaf(db, leaf, tree.root, tree.paths.get(leaf) ?? [], now);
+      this.logger.info({ root: tree.root, leaves: leaves.length }, 'batch anchored');
+      return raw;
+    });
+    if (rawTx) await this.broadcast(rawTx);
+  }
+
+  private placeLeaf(db: Transaction<ChainDatabase>, leaf: string, root: string, path: string[], now: number) {
+    return db
+      .updateTable('batch_leaves')
+      .set({ root, path: JSON.stringify(path), batched_at: now })
+      .where('fingerprint', '=', leaf)
+      .execute();
+  }
+
+  /** Waits for the flush (of this instance or another) that batches `hash`. */
+  private async awaitBatch(hash: Hex): Promise<AnchorOutcome> {
+    const deadline = Date.now() + this.options.batchIntervalMs + BATCH_WAIT_MS;
+    const pause = Math.min(50, Math.max(10, Math.floor(this.options.batchIntervalMs / 10)));
+    for (;;) {
+      const leaf = await this.leaf(hash);
+      if (leaf?.root) {
+        // The batch is committed before it is broadcast: answer once this instance's flush has sent it.
+        await this.flushing;
+        return this.leafOutcome(leaf, false);
+      }
+      if (this.balance && this.balance.value < this.options.minBalanceWei) throw errors.relayer_low_balance();
+      if (Date.now() > deadline) throw errors.batch_not_sent();
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+
+  private async leafOutcome(leaf: BatchLeavesTable, created: boolean): Promise<AnchorOutcome> {
+    const anchor = await this.find(leaf.root as string);
+    if (!anchor) throw new Error(`The batch root of ${leaf.fingerprint} has no anchor.`);
+    return { anchor, created, leaf: leaf.fingerprint as Hex, path: JSON.parse(leaf.path ?? '[]') as Hex[] };
+  }
+
+  private leaf(hash: string) {
+    return this.db.selectFrom('batch_leaves').selectAll().where('fingerprint', '=', hash).executeTakeFirst();
+  }
+
+  private async pendingCount(): Promise<number> {
+    const row = await this.db
+      .selectFrom('batch_leaves')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('chain_id', '=', this.chainId)
+      .where('root', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** True when the balance is at or above the floor; read at most once a second. */
+  private async funded(): Promise<boolean> {
+    const now = Date.now();
+    if (!this.balance || this.balance.expires <= now) {
+      const value = await this.wallet.client.getBalance({ address: this.address });
+      const wasLow = this.balance !== undefined && this.balance.value < this.options.minBalanceWei;
+      this.balance = { value, expires: now + BALANCE_CACHE_MS };
+      const low = value < this.options.minBalanceWei;
+      if (low && !wasLow)
+        this.logger.error(
+          { balanceWei: value.toString(), minBalanceWei: this.options.minBalanceWei.toString() },
+          'relayer balance below its floor: no new transactions until it is funded',
+        );
+      else if (!low && wasLow) this.logger.info({ balanceWei: value.toString() }, 'relayer funded again');
+    }
+    return this.balance.value >= this.options.minBalanceWei;
+  }
+
+  private async requireFunds(): Promise<void> {
+    if (!(await this.funded())) throw errors.relayer_low_balance();
+  }
+
+  private newAnchor(ref: string, nonce: number, txHash: Hex, now: number): AnchorRow {
+    return {
+      ref,
+      chain_id: this.chainId,
+      from_address: this.address,
+      nonce,
+      tx_hash: txHash,
+      status: 'pending',
+      block_number: null,
+      confirmations: 0,
+      attempts: 1,
+      last_sent_at: now,
+      created_at: now,
+      updated_at: now,
+    };
   }
 
   find(ref: string, db: ChainDb | Transaction<ChainDatabase> = this.db): Promise<AnchorRow | undefined> {

@@ -37,8 +37,20 @@ export interface RelayerNoncesTable {
   next_nonce: number;
 }
 
+/** A fingerprint queued for a batched anchor; pending while `root` is null. */
+export interface BatchLeavesTable {
+  fingerprint: string;
+  chain_id: number;
+  root: string | null;
+  /** JSON array of 0x sibling hashes from the leaf up to `root`. */
+  path: string | null;
+  queued_at: number;
+  batched_at: number | null;
+}
+
 export interface ChainDatabase {
   anchors: AnchorsTable;
+  batch_leaves: BatchLeavesTable;
   anchor_attempts: AnchorAttemptsTable;
   relayer_nonces: RelayerNoncesTable;
 }

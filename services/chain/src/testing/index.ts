@@ -61,7 +61,7 @@ export async function startDevChain(): Promise<DevChain> {
 
 export const TEST_RELAYER_TOKEN = 'xvc_test-relayer-token-0123456789abcdef';
 
-/** The relayer on `rpcUrl`, polling fast so tests see confirmations quickly. */
+/** The relayer on `rpcUrl`, polling and batching fast so tests see anchors and confirmations quickly. */
 export function startRelayer(
   database: Database,
   options: { rpcUrl: string; env?: Record<string, string | undefined> },
@@ -72,6 +72,7 @@ export function startRelayer(
       XV_CHAIN_RPC_URL: options.rpcUrl,
       XV_CHAIN_TOKEN: TEST_RELAYER_TOKEN,
       XV_CHAIN_POLL_MS: '100',
+      XV_CHAIN_BATCH_INTERVAL_MS: '200',
       ...options.env,
     },
   });

@@ -4,7 +4,9 @@
  */
 import type { Migrations } from '@xv/platform';
 import { trust } from './0001_trust.js';
+import { anchorBatches } from './0002_anchor_batches.js';
 
 export const migrations: Migrations = {
   '0001_trust': trust,
+  '0002_anchor_batches': anchorBatches,
 };

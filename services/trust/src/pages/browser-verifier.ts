@@ -7,10 +7,14 @@
  *
  * `XV.verifyProof(proofText, jwks)` resolves to
  * `{ status, valid, signatureValid, issuerVerified, integrity, manifestHash, issuer,
- * checks, reason? }`, by the server's rule (`seal/verify.ts`): both signatures must
+ * checks, reason?, anchor? }`, by the server's rule (`seal/verify.ts`): both signatures must
  * check against the key set entry the claim names, published under the organization
  * the claim names, and the claim's date must fall inside that key's window.
  * `XV.explain(result)` says the verdict in the words of the server's pages.
+ * A proof's `anchor` is checked here as far as a browser can: it names this proof's
+ * fingerprint and its Merkle path (sorted-pair Keccak-256) leads to `root`; whether
+ * the chain holds `root` in `txHash` is then asked with those two hashes only
+ * (`GET /api/anchor/check`).
  */
 import { DEMO_ISSUER_ID } from '../issuers/directory.js';
 import { KEY_CLOCK_SKEW_MS } from '../issuers/published-keys.js';
@@ -180,6 +184,28 @@ const XV = (() => {
     return recovered !== null && recovered === address.toLowerCase();
   }
 
+  const HASH32 = /^0x[0-9a-f]{64}$/;
+
+  /** A proof's anchor (version 1: the transaction carries ref itself; 2: ref, root and path). */
+  function checkAnchor(anchor, fingerprint) {
+    if (!isObject(anchor) || !HASH32.test(anchor.ref) || !HASH32.test(anchor.txHash))
+      return { inclusion: false, problem: 'malformed' };
+    const version = anchor.version === undefined ? 1 : anchor.version;
+    const root = version === 1 ? anchor.ref : anchor.root;
+    const path = version === 1 ? [] : anchor.path;
+    const out = { version, txHash: anchor.txHash, root, path };
+    if ((version !== 1 && version !== 2) || typeof root !== 'string' || !HASH32.test(root) || !Array.isArray(path) ||
+      path.length > 64 || !path.every((node) => typeof node === 'string' && HASH32.test(node)))
+      return { ...out, inclusion: false, problem: 'malformed' };
+    if (anchor.ref !== fingerprint) return { ...out, inclusion: false, problem: 'wrong_ref' };
+    let node = anchor.ref.slice(2);
+    for (const sibling of path) {
+      const [lo, hi] = node <= sibling.slice(2) ? [node, sibling.slice(2)] : [sibling.slice(2), node];
+      node = hex(keccak256(fromHex(lo + hi)));
+    }
+    return '0x' + node === root ? { ...out, inclusion: true } : { ...out, inclusion: false, problem: 'wrong_path' };
+  }
+
   async function verifyProof(proofText, jwks) {
     let proof;
     try {
@@ -189,7 +215,7 @@ const XV = (() => {
     }
     if (!isObject(proof) || !isObject(proof.claim) || !isObject(proof.signatures))
       return { status: 'malformed', message: 'The file is not an XV proof ({claim, signatures}).' };
-    const extra = Object.keys(proof).filter((k) => !['claim', 'manifestHash', 'signatures'].includes(k))
+    const extra = Object.keys(proof).filter((k) => !['claim', 'manifestHash', 'signatures', 'anchor'].includes(k))
       .concat(Object.keys(proof.signatures).filter((k) => !['p256Sig', 'ethSig'].includes(k)));
     if (extra.length > 0) return { status: 'malformed', message: 'The proof has unexpected fields: ' + extra.join(', ') };
     const claim = proof.claim;
@@ -201,6 +227,7 @@ const XV = (() => {
     const orgKeys = ((jwks && jwks.keys) || []).filter((k) => k.kid === issuer.orgId);
     const entry = orgKeys.find((k) => k.keyId === issuer.keyId);
     const result = { manifestHash, issuer: { orgId: issuer.orgId ?? null, keyId: issuer.keyId ?? null }, claim };
+    if (proof.anchor !== undefined) result.anchor = checkAnchor(proof.anchor, '0x' + hex(digest));
     const verdict = (integrity, signatureValid, reason, checks) => ({
       ...result, status: reason ? 'invalid' : 'valid', valid: !reason, signatureValid, issuerVerified: !reason,
       integrity, checks, ...(reason ? { reason } : {}),

@@ -153,6 +153,18 @@ const DROP_UI = `
     const dd = document.createElement('dd'); dd.textContent = value; dd.className = 'mono';
     dl.append(dt, dd);
   }
+  /** The path is checked here; whether the chain holds the root is asked with the two hashes only. */
+  async function anchorRows(dl, anchor) {
+    row(dl, 'Anchor path', anchor.inclusion
+      ? 'leads to the root ' + anchor.root
+      : 'does not lead to the root it names (' + anchor.problem + ')');
+    if (!anchor.inclusion) return;
+    const query = new URLSearchParams({ txHash: anchor.txHash, root: anchor.root });
+    const chain = await (await fetch('/api/anchor/check?' + query, { credentials: 'omit' })).json();
+    row(dl, 'Anchored on chain', chain.onChain
+      ? 'yes, ' + chain.confirmations + ' confirmation(s), transaction ' + anchor.txHash
+      : 'no (' + (chain.problem || chain.error) + ')');
+  }
   async function check(file) {
     out.textContent = 'Checking ' + file.name + '…';
     out.className = 'verdict neutral';
@@ -172,6 +184,7 @@ const DROP_UI = `
         row(dl, 'P-256 signature', result.checks.p256Sig ? 'valid' : 'invalid');
         row(dl, 'secp256k1 signature', result.checks.ethSig ? 'valid' : 'invalid');
         out.append(dl);
+        if (result.anchor) await anchorRows(dl, result.anchor);
       }
     } catch (error) {
       out.className = 'verdict invalid';

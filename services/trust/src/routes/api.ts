@@ -7,7 +7,8 @@
  * | POST   | /api/seal                       | SSO session (or demo mode)            |
  * | GET    | /api/verify?receiptId=          | none                                  |
  * | POST   | /api/verify                     | none                                  |
- * | POST   | /api/anchor                     | none                                  |
+ * | POST   | /api/anchor                     | none (batched); member / `anchor:write` token: immediate, budgeted |
+ * | GET    | /api/anchor/check?txHash=&root= | none (beyond the spec)                |
  * | POST   | /api/attestation                | member / `attest:issue` token, or demo |
  * | GET    | /api/keys/jwks                  | none                                  |
  * | GET    | /api/receipts/{receiptId}       | none (beyond the spec)                |
@@ -34,7 +35,7 @@ import { errors } from '../errors.js';
 import type { Issuer, IssuerDirectory } from '../issuers/directory.js';
 import type { PublishedKeys } from '../issuers/published-keys.js';
 import { MAX_TIER, needsStepUp } from '../seal/policy.js';
-import type { Receipts } from '../seal/receipts.js';
+import type { AnchorMode, Receipts } from '../seal/receipts.js';
 import { asP256Jwk } from '../seal/verify.js';
 import { limitPosts, spend, type TrustRateLimits } from './rate-limits.js';
 
@@ -67,7 +68,15 @@ const IssuerId = z.string().min(1).max(64);
 const Loose = z.record(z.string(), z.unknown());
 
 const AnchorResult = z
-  .object({ mode: z.string(), txHash: z.string(), ref: z.string(), explorerUrl: z.string() })
+  .object({
+    mode: z.string(),
+    txHash: z.string(),
+    ref: z.string(),
+    explorerUrl: z.string(),
+    version: z.number(),
+    root: z.string(),
+    path: z.array(z.string()),
+  })
   .openapi('AnchorResult');
 const Receipt = z
   .object({
@@ -153,9 +162,35 @@ const verifyProofRoute = createRoute({
 const anchorRoute = createRoute({
   method: 'post',
   path: '/api/anchor',
-  summary: "Anchor a receipt's manifest hash on chain (idempotent)",
+  summary:
+    "Anchor a receipt's manifest hash on chain (idempotent; batched unless the caller may anchor at once)",
   request: body(z.object({ receiptId: ReceiptId })),
-  responses: { 200: json('The anchor result', AnchorResult) },
+  responses: {
+    200: json('The anchor result, with the inclusion proof (root, path)', AnchorResult),
+    429: json("anchor_budget_exhausted: the organization's immediate anchors for today are spent", Loose),
+    503: json('relayer_low_balance / relayer_unavailable: nothing was sent', Loose),
+  },
+});
+
+const Hash32 = z.string().regex(/^0x[0-9a-f]{64}$/, 'must be 0x followed by 64 lowercase hex digits');
+
+const anchorCheckRoute = createRoute({
+  method: 'get',
+  path: '/api/anchor/check',
+  summary:
+    "Whether the chain holds the relayer's transaction txHash carrying root (for the in-browser verifier)",
+  request: { query: z.object({ txHash: Hash32, root: Hash32 }) },
+  responses: {
+    200: json(
+      'onChain, with blockNumber and confirmations, or the problem',
+      z.object({
+        onChain: z.boolean(),
+        blockNumber: z.number().nullable(),
+        confirmations: z.number(),
+        problem: z.string().optional(),
+      }),
+    ),
+  },
 });
 
 const attestationRoute = createRoute({
@@ -238,7 +273,14 @@ export function registerApi(app: App, o: ApiOptions) {
   const trustUrl = ctx.settings.services.trust.url;
 
   for (const path of ['/api/seal', '/api/attestation']) app.use(path, sharedDomainCors(sharedDomain));
-  for (const path of ['/api/verify', '/api/anchor', '/api/keys/*', '/api/receipts/*', '/api/attestations/*'])
+  for (const path of [
+    '/api/verify',
+    '/api/anchor',
+    '/api/anchor/check',
+    '/api/keys/*',
+    '/api/receipts/*',
+    '/api/attestations/*',
+  ])
     app.use(path, publicCors());
   const { trustProxy } = ctx.settings;
   app.use('/api/anchor', limitPosts(o.limits.anchor, ctx.sso, trustProxy));
@@ -283,6 +325,21 @@ export function registerApi(app: App, o: ApiOptions) {
     return { issuer: await directory.require(actor.orgId), authLevel };
   }
 
+  /**
+   * Immediate anchoring is a privilege of the receipt's organization: a member's session
+   * or a service token with `anchor:write` bound to it. Anyone else (including a caller
+   * whose credentials do not cover that organization) is batched: the endpoint stays public.
+   */
+  async function anchorModeFor(c: Context, orgId: string): Promise<AnchorMode> {
+    if (bearerToken(c) === undefined && !c.req.header('cookie')) return 'batch';
+    try {
+      await o.guard.authorize(c, { scope: 'anchor:write', orgId });
+      return 'immediate';
+    } catch {
+      return 'batch';
+    }
+  }
+
   app.openapi(sealRoute, async (c) => {
     const request = c.req.valid('json');
     const { issuer, authLevel } = await signerFor(c, request.issuerId, 'seal:issue');
@@ -298,8 +355,10 @@ export function registerApi(app: App, o: ApiOptions) {
       tier: request.tier,
     });
     if (request.anchorNow) {
+      // The demo issuer signs for anyone: its anchors are batched like public ones.
+      const mode = directory.isDemo(issuer.orgId) ? 'batch' : 'immediate';
       try {
-        receipt.anchor = await receipts.anchor(receipt.receiptId);
+        receipt.anchor = await receipts.anchorNow(receipt.receiptId, mode);
       } catch (error) {
         // The seal stands; anchoring can be asked for again with POST /api/anchor.
         c.get('logger').warn({ err: error, receiptId: receipt.receiptId }, 'anchorNow failed');
@@ -321,7 +380,15 @@ export function registerApi(app: App, o: ApiOptions) {
     return c.json(await receipts.verifyProof(text, publicJwk ? asP256Jwk(publicJwk) : undefined), 200);
   });
 
-  app.openapi(anchorRoute, async (c) => c.json(await receipts.anchor(c.req.valid('json').receiptId), 200));
+  app.openapi(anchorRoute, async (c) => {
+    const row = await receipts.find(c.req.valid('json').receiptId);
+    return c.json(await receipts.anchor(row.receipt_id, await anchorModeFor(c, row.org_id)), 200);
+  });
+
+  app.openapi(anchorCheckRoute, async (c) => {
+    const { txHash, root } = c.req.valid('query');
+    return c.json(await receipts.checkRoot(txHash, root), 200);
+  });
 
   app.openapi(attestationRoute, async (c) => {
     const request = c.req.valid('json');
@@ -356,8 +423,7 @@ export function registerApi(app: App, o: ApiOptions) {
   app.openapi(proofRoute, async (c) => {
     const row = await receipts.find(c.req.valid('param').receiptId);
     c.header('Content-Disposition', `attachment; filename="${row.receipt_id}.proof.json"`);
-    // Stored with JSON.stringify, so parsing and serialising again gives the same bytes.
-    return c.json(JSON.parse(row.manifest) as Record<string, unknown>, 200);
+    return c.json(receipts.proofOf(row), 200);
   });
 
   app.openapi(attestationGetRoute, async (c) => {

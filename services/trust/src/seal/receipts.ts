@@ -3,8 +3,11 @@
  * Sealing a record into a receipt, anchoring its manifest hash through the relayer,
  * and verifying a receipt (signatures, issuer, chain) or a bare proof.
  */
-import { newId } from '@xv/platform';
+import { verifyInclusion } from '@xv/chain';
+import { AppError, newId } from '@xv/platform';
+import type { AnchorBudget } from '../anchoring/budget.js';
 import type { ChainReader } from '../anchoring/chain-check.js';
+import { type AnchorCheck, checkProofAnchor, parseProofAnchor } from '../anchoring/inclusion.js';
 import type { RelayerAnchor, RelayerClient } from '../anchoring/relayer-client.js';
 import { contentBytes, hashContent, sha256, taggedHash } from '../crypto/canonical.js';
 import type { ReceiptsTable, TrustDb } from '../db.js';
@@ -26,15 +29,28 @@ export interface SealRequest {
   tier: number;
 }
 
+/**
+ * A receipt's anchor (proof format, anchor version 2): `ref` is the receipt's
+ * fingerprint, `root` what the transaction `txHash` carries, and `path` the Merkle path
+ * from `ref` up to `root` (empty, with `root` = `ref`, when anchored alone). `notice`
+ * says why an `anchorNow` was batched instead of immediate.
+ */
 export interface AnchorResult {
   mode: 'onchain';
+  version: 2;
   txHash: string;
   ref: string;
   explorerUrl: string;
+  root: string;
+  path: string[];
+  notice?: 'anchor_budget_exhausted';
 }
 
 /** A receipt's anchor; `error` says why an `anchorNow` did not happen. */
 export type AnchorView = AnchorResult | { mode: 'none'; error?: string };
+
+/** Immediate: a transaction of its own, from the organization's budget; batch: the next batch. */
+export type AnchorMode = 'immediate' | 'batch';
 
 export interface ReceiptView {
   receiptId: string;
@@ -65,6 +81,8 @@ export interface ReceiptVerification extends ManifestVerification {
     txHash: string | null;
     mode: 'onchain' | 'none';
     explorerUrl?: string;
+    root?: string;
+    path?: string[];
     blockNumber?: number | null;
     confirmations?: number;
     problem?: string;
@@ -80,6 +98,7 @@ export interface ReceiptsOptions {
   signer: ClaimSigner;
   directory: IssuerDirectory;
   relayer: RelayerClient;
+  budget: AnchorBudget;
   chain: ChainReader;
   trustUrl: string;
   inputLimitBytes: number;
@@ -149,6 +168,8 @@ export class Receipts {
       anchor_from: null,
       anchor_chain_id: null,
       anchored_at: null,
+      anchor_root: null,
+      anchor_path: null,
     };
     await this.o.db.insertInto('receipts').values(row).execute();
     return this.view(row, manifest);
@@ -188,23 +209,52 @@ export class Receipts {
   }
 
   /**
-   * Anchors the receipt's manifest hash through the relayer. Idempotent: the relayer
-   * keeps one anchor per hash, so asking again (even after a crash on either side)
-   * returns the same transaction.
+   * Anchors the receipt's manifest hash through the relayer: in the next batch, or
+   * (`immediate`) in a transaction of its own paid from the organization's daily budget.
+   * Idempotent: an anchored receipt gets its anchor back without spending anything, and
+   * the relayer keeps one anchor per hash, so asking again while it is queued (or after a
+   * crash on either side) returns the same transaction.
    */
-  async anchor(receiptId: string): Promise<AnchorResult> {
+  async anchor(receiptId: string, mode: AnchorMode = 'batch'): Promise<AnchorResult> {
     const row = await this.find(receiptId);
+    const known = anchorOf(row);
+    if (known.mode === 'onchain') return known;
     const ref = anchorRef(row.manifest_hash);
     let anchored: RelayerAnchor;
-    try {
-      anchored = await this.o.relayer.anchor(ref);
-    } catch (error) {
-      const known = anchorOf(row);
-      if (known.mode === 'onchain') return known;
-      throw error;
+    if (mode === 'immediate') {
+      await this.o.budget.spend(row.org_id);
+      try {
+        anchored = await this.o.relayer.anchor(ref);
+      } catch (error) {
+        await this.o.budget.refund(row.org_id);
+        throw error;
+      }
+      // It was already queued by someone else: it went out in their batch, at no cost to this budget.
+      if (anchored.path.length > 0) await this.o.budget.refund(row.org_id);
+    } else {
+      anchored = await this.o.relayer.batch(ref);
     }
     await this.remember(row, anchored);
-    return { mode: 'onchain', txHash: anchored.txHash, ref, explorerUrl: anchored.explorerUrl };
+    return anchorResult(ref, anchored);
+  }
+
+  /**
+   * `anchorNow` on a seal: immediate while the organization's budget lasts, then the
+   * next batch with a `notice`; the seal stands even when the relayer cannot anchor.
+   */
+  async anchorNow(receiptId: string, mode: AnchorMode): Promise<AnchorView> {
+    try {
+      return await this.anchor(receiptId, mode);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      if (error.code !== 'anchor_budget_exhausted') return { mode: 'none', error: error.code };
+    }
+    try {
+      return { ...(await this.anchor(receiptId, 'batch')), notice: 'anchor_budget_exhausted' };
+    } catch (error) {
+      if (error instanceof AppError) return { mode: 'none', error: error.code };
+      throw error;
+    }
   }
 
   async verifyReceipt(receiptId: string): Promise<ReceiptVerification> {
@@ -232,31 +282,75 @@ export class Receipts {
     };
   }
 
-  verifyProof(proof: string, publicJwk?: P256PublicJwk): Promise<ManifestVerification> {
-    return verifyManifest(parseProof(proof), this.o.publishedKeys, publicJwk ? { publicJwk } : {});
+  /** A bare proof; when it carries an anchor, that anchor is checked too (against the chain). */
+  async verifyProof(
+    proof: string,
+    publicJwk?: P256PublicJwk,
+  ): Promise<ManifestVerification & { anchor?: AnchorCheck }> {
+    const parsed = parseProof(proof);
+    const anchor = parsed.anchor === undefined ? undefined : parseProofAnchor(parsed.anchor);
+    const checked = await verifyManifest(parsed, this.o.publishedKeys, publicJwk ? { publicJwk } : {});
+    if (!anchor) return checked;
+    const relayer = await this.o.relayer.address().catch(() => undefined);
+    const fingerprint = anchorRef(checked.manifestHash);
+    return { ...checked, anchor: await checkProofAnchor(anchor, fingerprint, this.o.chain, relayer) };
+  }
+
+  /** Whether the chain holds a transaction `txHash` from the relayer carrying `root`. */
+  async checkRoot(txHash: string, root: string) {
+    const relayer = await this.o.relayer.address().catch(() => undefined);
+    if (!relayer)
+      return { onChain: false, blockNumber: null, confirmations: 0, problem: 'chain_unreachable' as const };
+    return this.o.chain.confirm(txHash, { ref: root, from: relayer });
+  }
+
+  /** The proof file of a receipt: its manifest, and its anchor once it has one. */
+  proofOf(row: ReceiptsTable): Record<string, unknown> {
+    // Stored with JSON.stringify, so parsing and serialising again gives the same bytes.
+    const manifest = JSON.parse(row.manifest) as Record<string, unknown>;
+    const anchor = anchorOf(row);
+    if (anchor.mode !== 'onchain') return manifest;
+    const { version, ref, root, path, txHash, explorerUrl } = anchor;
+    return {
+      ...manifest,
+      anchor: { version, ref, root, path, txHash, explorerUrl, chainId: row.anchor_chain_id },
+    };
   }
 
   private async anchorEvidence(row: ReceiptsTable): Promise<ReceiptVerification['anchor']> {
     if (!row.anchor_ref || !row.anchor_tx_hash || !row.anchor_from)
       return { onChain: false, txHash: null, mode: 'none' };
+    // An anchor stored before batching has no root: its transaction carries the fingerprint.
+    const root = row.anchor_root ?? row.anchor_ref;
+    const path = parsePath(row.anchor_path);
     // A stuck transaction may have been replaced since: ask the relayer which one is current.
     let txHash = row.anchor_tx_hash;
     let explorerUrl = row.anchor_explorer_url ?? undefined;
-    const latest = await this.o.relayer.status(row.anchor_ref).catch(() => null);
-    if (latest && latest.txHash !== txHash) {
-      await this.remember(row, latest);
+    const stated = { mode: 'onchain' as const, root, path: path ?? [] };
+    // The fingerprint must lead to the root the transaction is checked for.
+    if (!path || !verifyInclusion(row.anchor_ref, path, root))
+      return { ...stated, txHash, ...(explorerUrl ? { explorerUrl } : {}), ...notIncluded };
+    const latest = await this.o.relayer.status(root).catch(() => null);
+    if (latest && latest.ref === root && latest.txHash !== txHash) {
+      await this.o.db
+        .updateTable('receipts')
+        .set({ anchor_tx_hash: latest.txHash, anchor_explorer_url: latest.explorerUrl })
+        .where('receipt_id', '=', row.receipt_id)
+        .execute();
       txHash = latest.txHash;
       explorerUrl = latest.explorerUrl;
     }
-    const evidence = await this.o.chain.confirm(txHash, { ref: row.anchor_ref, from: row.anchor_from });
-    return { mode: 'onchain', txHash, ...(explorerUrl ? { explorerUrl } : {}), ...evidence };
+    const evidence = await this.o.chain.confirm(txHash, { ref: root, from: row.anchor_from });
+    return { ...stated, txHash, ...(explorerUrl ? { explorerUrl } : {}), ...evidence };
   }
 
   private async remember(row: ReceiptsTable, anchored: RelayerAnchor) {
     await this.o.db
       .updateTable('receipts')
       .set({
-        anchor_ref: anchored.ref,
+        anchor_ref: anchorRef(row.manifest_hash),
+        anchor_root: anchored.ref,
+        anchor_path: JSON.stringify(anchored.path),
         anchor_tx_hash: anchored.txHash,
         anchor_explorer_url: anchored.explorerUrl,
         anchor_from: anchored.from,
@@ -272,8 +366,36 @@ function anchorOf(row: ReceiptsTable): AnchorView {
   if (!row.anchor_ref || !row.anchor_tx_hash) return { mode: 'none' };
   return {
     mode: 'onchain',
+    version: 2,
     txHash: row.anchor_tx_hash,
     ref: row.anchor_ref,
     explorerUrl: row.anchor_explorer_url ?? '',
+    root: row.anchor_root ?? row.anchor_ref,
+    path: parsePath(row.anchor_path) ?? [],
   };
+}
+
+function anchorResult(ref: string, anchored: RelayerAnchor): AnchorResult {
+  return {
+    mode: 'onchain',
+    version: 2,
+    txHash: anchored.txHash,
+    ref,
+    explorerUrl: anchored.explorerUrl,
+    root: anchored.ref,
+    path: anchored.path,
+  };
+}
+
+const notIncluded = { onChain: false, blockNumber: null, confirmations: 0, problem: 'wrong_path' } as const;
+
+/** A stored path: a JSON array of strings (null, before batching, is the empty path); anything else is unusable. */
+function parsePath(stored: string | null): string[] | undefined {
+  if (stored === null) return [];
+  try {
+    const value: unknown = JSON.parse(stored);
+    return Array.isArray(value) && value.every((node) => typeof node === 'string') ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -43,6 +43,8 @@ interface ParsedProof {
   claim: Record<string, unknown>;
   manifestHash: unknown;
   signatures: Record<string, unknown>;
+  /** The anchor a downloaded proof carries (checked in anchoring/inclusion). */
+  anchor?: unknown;
 }
 
 const MESSAGES: Record<FailureReason, string> = {
@@ -55,7 +57,7 @@ const MESSAGES: Record<FailureReason, string> = {
   key_not_yet_valid: 'The manifest claims no date, or a date before its key was created.',
 };
 
-const MANIFEST_FIELDS = new Set(['claim', 'manifestHash', 'signatures']);
+const MANIFEST_FIELDS = new Set(['claim', 'manifestHash', 'signatures', 'anchor']);
 const SIGNATURE_FIELDS = new Set(['p256Sig', 'ethSig']);
 
 /** Parses a serialized manifest; anything that is not `{claim:{…}, signatures:{…}}` is a 400. */
@@ -74,7 +76,12 @@ export function parseProof(proof: string): ParsedProof {
   ];
   if (extra.length > 0)
     throw errors.invalid_proof(`The proof has unexpected fields: ${extra.slice(0, 3).join(', ')}.`);
-  return { claim: value.claim, manifestHash: value.manifestHash, signatures: value.signatures };
+  return {
+    claim: value.claim,
+    manifestHash: value.manifestHash,
+    signatures: value.signatures,
+    ...(value.anchor !== undefined ? { anchor: value.anchor } : {}),
+  };
 }
 
 /** Strict P-256 public JWK check for a caller-supplied key. */
