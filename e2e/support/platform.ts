@@ -101,6 +101,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     XV_CHAIN_TOKEN: `e2e-relayer-${randomBytes(16).toString('hex')}`,
     // A batched anchor answers once its batch is sent: batch often, so tests do not wait 2 s per anchor.
     XV_CHAIN_BATCH_INTERVAL_MS: '200',
+    // The revocation long-poll answers within a second, so a sweep of its well-formed queries never waits 25 s.
+    XV_IDENTITY_REVOCATION_HOLD_SECONDS: '1',
     MODEL_BASE_URL: model.baseUrl,
     MODEL_API_KEY: MODEL_KEY,
     MODEL_NAME: 'scripted',

@@ -16,6 +16,14 @@ export const identitySettings = {
     'XV_IDENTITY_SESSION_CACHE_MS',
     z.coerce.number().int().min(0).max(60_000).default(2000),
   ),
+  /**
+   * How long `GET /api/revocations/epoch` holds a long-poll when nothing changes; the services' watches give up on
+   * an answer after 35 s, so it stays below that.
+   */
+  revocationHoldSeconds: setting(
+    'XV_IDENTITY_REVOCATION_HOLD_SECONDS',
+    z.coerce.number().int().min(1).max(30).default(25),
+  ),
   /** Failed sign-ins (password or second factor) per account before it is locked. */
   accountMaxFailures: setting('XV_IDENTITY_ACCOUNT_MAX_FAILURES', count(5)),
   /** Failed sign-ins per client IP before that IP is locked. */

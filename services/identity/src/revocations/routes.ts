@@ -15,9 +15,6 @@ import { permissionsOf } from '../accounts/roles.js';
 import type { IdentityContext } from '../context.js';
 import { errorBody, jsonResponse } from '../schemas.js';
 
-/** How long a long-poll is held when nothing changes (clients wait up to 35 s). */
-export const EPOCH_HOLD_MS = 25_000;
-
 const epochRoute = createRoute({
   method: 'get',
   path: '/api/revocations/epoch',
@@ -51,7 +48,7 @@ export function registerRevocationRoutes(app: App, identity: IdentityContext) {
     const signal = AbortSignal.any([identity.service.stopping, c.req.raw.signal]);
     const epoch = await identity.revocations.waitForChange(
       after === undefined ? undefined : Number(after),
-      EPOCH_HOLD_MS,
+      identity.config.revocationHoldSeconds * 1000,
       signal,
     );
     c.header('Cache-Control', 'no-store');
