@@ -11,6 +11,7 @@ import { chainService } from '@xv/chain';
 import { isChainReady, spawnDevChain } from '@xv/cli';
 import { createPublicClient, type Hex, http } from 'viem';
 import { defineBenchmark, round } from './lib/harness.js';
+import { untilConfirmed } from './lib/relayer.js';
 import { serveForBench } from './lib/services.js';
 
 const FINGERPRINTS = 600;
@@ -58,16 +59,7 @@ export default defineBenchmark({
         }),
       );
       const answered = performance.now();
-      const pending = new Set(hashes);
-      while (pending.size > 0) {
-        for (const hash of [...pending]) {
-          const view = (await (await fetch(`${relayer.url}/api/anchors/${hash}`, { headers })).json()) as {
-            status: string;
-          };
-          if (view.status === 'confirmed') pending.delete(hash);
-        }
-        if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      await untilConfirmed(relayer.url, headers, hashes);
       const confirmed = performance.now();
       const transactions = (await sent()) - before;
       return {

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { chainService } from '@xv/chain';
 import { isChainReady, spawnDevChain } from '@xv/cli';
 import { defineBenchmark, round } from './lib/harness.js';
+import { untilConfirmed } from './lib/relayer.js';
 import { serveForBench } from './lib/services.js';
 
 const ANCHORS = 400;
@@ -46,16 +47,7 @@ export default defineBenchmark({
         }),
       );
       const accepted = performance.now();
-      const pending = new Set(hashes);
-      while (pending.size > 0) {
-        for (const hash of [...pending]) {
-          const view = (await (await fetch(`${relayer.url}/api/anchors/${hash}`, { headers })).json()) as {
-            status: string;
-          };
-          if (view.status === 'confirmed') pending.delete(hash);
-        }
-        if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      await untilConfirmed(relayer.url, headers, hashes);
       const confirmed = performance.now();
       return {
         anchors: ANCHORS,
