@@ -6,16 +6,7 @@ import type { Hex } from 'viem';
 
 export const randomHash = (): Hex => `0x${randomBytes(32).toString('hex')}`;
 
-/** Polls `probe` until it returns a value other than undefined (or gives up after `timeoutMs`). */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { eventually } from '@xv/platform/testing';
 
 export const bearer = (token: string) => ({
   authorization: `Bearer ${token}`,

@@ -4,7 +4,7 @@
  * internal membership check, and disabled users.
  */
 import { type Database, newId } from '@xv/platform';
-import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
+import { describeEachDatabase, type RunningService, within } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
 import { setUserDisabled } from '../src/accounts/repository.js';
 import type { Tables } from '../src/db.js';
@@ -16,16 +16,6 @@ import {
   startIdentity,
 } from '../src/testing.js';
 import { type Admin, email, PASSWORD, postForm, startWithAdmin } from './helpers.js';
-
-/** Repeats `probe` until `done` holds, for at most `withinMs`. */
-async function within<T>(withinMs: number, probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() >= deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describeEachDatabase('revocations', (target) => {
   let database: Database;

@@ -6,24 +6,11 @@
 import { accounts } from '@xv/identity';
 import { addMember, createUser, type SignedIn } from '@xv/identity/testing';
 import { type Database, newId } from '@xv/platform';
-import { describeEachDatabase } from '@xv/platform/testing';
+import { describeEachDatabase, within } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
 import { createToken, publish, search, startWorld, type World, withCookie } from './helpers.js';
 
 const WORD = 'quetzalcoatlus';
-
-/**
- * Repeats `probe` until `done` holds, for at most `withinMs` (the promise is "within a
- * second", and the news reaches the knowledge base over its own connection to identity).
- */
-async function within<T>(withinMs: number, probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() >= deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describeEachDatabase('access ends with membership (knowledge base)', (target) => {
   let world: World;

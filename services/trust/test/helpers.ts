@@ -68,16 +68,7 @@ export const postJson = (
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
-/** Polls `probe` until it returns a value other than undefined. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { eventually } from '@xv/platform/testing';
 
 let people = 0;
 /** A new person with a new organization, signed in (AAL1). */

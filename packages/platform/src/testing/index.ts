@@ -67,6 +67,34 @@ async function openTempPostgres(url: string, service: string): Promise<Database>
   return database;
 }
 
+/** Polls `probe` until it returns a value other than undefined; throws after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Repeats `probe` until `done` holds or `withinMs` has passed, and returns the last value: for promises such as
+ * "refused within a second", where the caller asserts on what it got when the time ran out.
+ */
+export async function within<T>(
+  withinMs: number,
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() >= deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** A port free right now on the loopback interface. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
