@@ -31,6 +31,11 @@ export interface DocumentTable {
   live_revision_id: string | null;
   /** 1: the organization's public assistant may serve the approved revision to anyone (off by default). */
   public: Generated<number>;
+  /**
+   * The hash of the revision that opened the current review round (its first submission
+   * since the last decision): what a decision naming no revision decides on. Null outside review.
+   */
+  submitted_hash: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -61,6 +66,8 @@ export interface ReviewEventTable {
   actor_id: string;
   actor_email: string;
   note: string | null;
+  /** The content hash of the revision as this step saw it (null for pushes made before it was recorded). */
+  revision_hash: string | null;
   at: number;
 }
 

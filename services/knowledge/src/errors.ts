@@ -20,6 +20,14 @@ export const errors = defineErrors({
   token_not_found: { status: 404, message: 'No such access token.' },
   not_a_draft: { status: 409, message: 'Only a draft can be submitted for review.' },
   not_under_review: { status: 409, message: 'The document is not waiting for review.' },
+  revision_changed: {
+    status: 409,
+    message: 'The document changed since the revision you decided on; review the current revision.',
+  },
+  invalid_revision: {
+    status: 400,
+    message: 'The revision must be the SHA-256 content hash of a revision (hex, or sha256-<hex>).',
+  },
   no_public_assistant: {
     status: 404,
     message: 'No organization with a public assistant has that id.',

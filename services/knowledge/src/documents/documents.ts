@@ -18,7 +18,15 @@
  * | any, path deleted in vault | retire, nothing live                 | `retired` at once                     |
  * | any, path deleted in vault | retire, a revision live              | retirement `under_review`; approving it takes the document out of search (`retired`) |
  *
- * Every step is written to `review_events`: who, when, what, and the reviewer's note.
+ * Every step is written to `review_events`: who, when, what, the content hash it acted on,
+ * and the reviewer's note.
+ *
+ * A decision names the revision it decides on by its content hash (`revision`): the
+ * reviewer page sends the hash it rendered. A decision naming none decides on the
+ * revision that opened the review round (`documents.submitted_hash`: the first
+ * submission since the last decision), so a change after submission is never decided
+ * on unseen. When the revision under review is another, the decision is refused
+ * (409 `revision_changed`, with the current hash) and nothing changes.
  */
 import { newId, transaction } from '@xv/platform';
 import type { Kysely, Selectable } from 'kysely';
@@ -28,7 +36,7 @@ import type { KnowledgeDatabase, KnowledgeTables, RevisionTable } from '../db.js
 import { errors } from '../errors.js';
 import { parseDocument } from '../search/chunker.js';
 import type { KnowledgeIndex } from '../search/knowledge-index.js';
-import { contentHash, parseHash } from './hash.js';
+import { contentHash, parseHash, RETIREMENT_HASH } from './hash.js';
 import { normalizeVaultPath, titleFromPath } from './vault-path.js';
 
 export const DOCUMENT_STATES = ['draft', 'under_review', 'approved', 'rejected', 'retired'] as const;
@@ -65,6 +73,8 @@ export interface DocumentSummary {
 export interface HistoryEntry {
   revision: number;
   action: string;
+  /** The content hash of the revision this step acted on (null for pushes recorded before it was kept). */
+  hash: string | null;
   actor: string;
   actorId: string;
   note: string | null;
@@ -114,12 +124,7 @@ export class DocumentStore {
     );
     return transaction(this.database, async (trx) => {
       const now = Date.now();
-      const doc = await trx
-        .selectFrom('documents')
-        .selectAll()
-        .where('org_id', '=', caller.orgId)
-        .where('path', '=', path)
-        .executeTakeFirst();
+      const doc = await this.lockedByPath(trx, caller.orgId, path);
       if (!doc) {
         const docId = newId('doc');
         const revisionId = newId('rev');
@@ -132,6 +137,7 @@ export class DocumentStore {
             title,
             latest_revision_id: revisionId,
             live_revision_id: null,
+            submitted_hash: null,
             created_at: now,
             updated_at: now,
           })
@@ -145,7 +151,7 @@ export class DocumentStore {
           hash,
           now,
         });
-        await this.record(trx, caller, docId, revisionId, 'push', null, now);
+        await this.record(trx, caller, docId, { id: revisionId, hash }, 'push', null, now);
         return { docId, state: 'draft', unchanged: false };
       }
       const latest = await this.revision(trx, doc.latest_revision_id);
@@ -159,7 +165,7 @@ export class DocumentStore {
           .where('id', '=', latest.id)
           .execute();
         await trx.updateTable('documents').set({ title, updated_at: now }).where('id', '=', doc.id).execute();
-        await this.record(trx, caller, doc.id, latest.id, 'push', null, now);
+        await this.record(trx, caller, doc.id, { id: latest.id, hash }, 'push', null, now);
         return { docId: doc.id, state: 'draft', unchanged: false };
       }
       await this.withdrawPending(trx, caller, latest, now);
@@ -178,43 +184,66 @@ export class DocumentStore {
         .set({ latest_revision_id: revisionId, title, updated_at: now })
         .where('id', '=', doc.id)
         .execute();
-      await this.record(trx, caller, doc.id, revisionId, 'push', null, now);
+      await this.record(trx, caller, doc.id, { id: revisionId, hash }, 'push', null, now);
       return { docId: doc.id, state: 'draft', unchanged: false };
     });
   }
 
   async submit(caller: Caller, docId: string): Promise<DocumentState> {
     return transaction(this.database, async (trx): Promise<DocumentState> => {
-      const doc = await this.document(trx, caller.orgId, docId);
+      const doc = await this.document(trx, caller.orgId, docId, { lock: true });
       const latest = await this.revision(trx, doc.latest_revision_id);
       if (latest.state === 'under_review') return 'under_review';
       if (latest.state !== 'draft') throw errors.not_a_draft();
       const now = Date.now();
       await this.setRevisionState(trx, latest.id, 'under_review', now);
-      await trx.updateTable('documents').set({ updated_at: now }).where('id', '=', doc.id).execute();
-      await this.record(trx, caller, doc.id, latest.id, 'submit', null, now);
+      // The first submission since the last decision opens the round; resubmissions keep it.
+      await trx
+        .updateTable('documents')
+        .set({ updated_at: now, submitted_hash: doc.submitted_hash ?? latest.hash })
+        .where('id', '=', doc.id)
+        .execute();
+      await this.record(trx, caller, doc.id, latest, 'submit', null, now);
       return 'under_review';
     });
   }
 
-  async decide(caller: Caller, docId: string, decision: Decision, note?: string): Promise<DocumentState> {
+  /**
+   * Approves or rejects the revision under review, provided it is the one named by
+   * `revision` (its content hash), or, when none is named, the one that opened the
+   * review round. Otherwise 409 `revision_changed` with the current hash, and nothing changes.
+   */
+  async decide(
+    caller: Caller,
+    docId: string,
+    decision: Decision,
+    note?: string,
+    revision?: string,
+  ): Promise<DocumentState> {
     if (!caller.permissions.includes(REVIEW_PERMISSION)) throw errors.review_forbidden();
-    const pending = await this.pendingReview(this.db, caller, docId);
+    const named = revision === undefined ? undefined : parseHash(revision);
+    if (revision !== undefined && !named) throw errors.invalid_revision();
+    const pending = await this.pendingReview(this.db, caller, docId, named);
     // Embed before the transaction: a remote embedder may take its time.
     const prepared =
       decision === 'approve' && pending.kind === 'content'
         ? await this.index.prepare(pending.title, pending.content)
         : undefined;
     return transaction(this.database, async (trx): Promise<DocumentState> => {
-      const revision = await this.pendingReview(trx, caller, docId);
-      if (revision.id !== pending.id) throw errors.not_under_review('The document changed; reload it.');
+      // Checked again under the document's lock: a push may have landed while embedding.
+      const decided = await this.pendingReview(trx, caller, docId, named, { lock: true });
+      if (decided.id !== pending.id) throw errors.not_under_review('The document changed; reload it.');
       const doc = await this.document(trx, caller.orgId, docId);
       const now = Date.now();
       const trimmed = note?.trim() || null;
       if (decision === 'reject') {
-        await this.setRevisionState(trx, revision.id, 'rejected', now);
-        await trx.updateTable('documents').set({ updated_at: now }).where('id', '=', doc.id).execute();
-        await this.record(trx, caller, doc.id, revision.id, 'reject', trimmed, now);
+        await this.setRevisionState(trx, decided.id, 'rejected', now);
+        await trx
+          .updateTable('documents')
+          .set({ updated_at: now, submitted_hash: null })
+          .where('id', '=', doc.id)
+          .execute();
+        await this.record(trx, caller, doc.id, decided, 'reject', trimmed, now);
         return 'rejected';
       }
       if (doc.live_revision_id) {
@@ -224,18 +253,18 @@ export class DocumentStore {
       if (prepared) {
         await this.index.put(
           trx,
-          { orgId: doc.org_id, documentId: doc.id, revisionId: revision.id, title: revision.title },
+          { orgId: doc.org_id, documentId: doc.id, revisionId: decided.id, title: decided.title },
           prepared,
         );
       }
-      await this.setRevisionState(trx, revision.id, 'approved', now);
+      await this.setRevisionState(trx, decided.id, 'approved', now);
       await trx
         .updateTable('documents')
-        .set({ live_revision_id: prepared ? revision.id : null, updated_at: now })
+        .set({ live_revision_id: prepared ? decided.id : null, updated_at: now, submitted_hash: null })
         .where('id', '=', doc.id)
         .execute();
-      await this.record(trx, caller, doc.id, revision.id, 'approve', trimmed, now);
-      return documentState({ kind: revision.kind, state: 'approved' });
+      await this.record(trx, caller, doc.id, decided, 'approve', trimmed, now);
+      return documentState({ kind: decided.kind, state: 'approved' });
     });
   }
 
@@ -244,12 +273,7 @@ export class DocumentStore {
     const path = normalizeVaultPath(rawPath);
     if (!path) throw errors.invalid_path();
     return transaction(this.database, async (trx) => {
-      const doc = await trx
-        .selectFrom('documents')
-        .selectAll()
-        .where('org_id', '=', caller.orgId)
-        .where('path', '=', path)
-        .executeTakeFirst();
+      const doc = await this.lockedByPath(trx, caller.orgId, path);
       if (!doc) throw errors.document_not_found();
       const latest = await this.revision(trx, doc.latest_revision_id);
       if (latest.kind === 'retirement') {
@@ -271,7 +295,7 @@ export class DocumentStore {
           state: direct ? 'approved' : 'under_review',
           title: doc.title,
           content: '',
-          hash: '',
+          hash: RETIREMENT_HASH,
           maker_id: caller.userId,
           maker_email: caller.email,
           created_at: now,
@@ -280,10 +304,16 @@ export class DocumentStore {
         .execute();
       await trx
         .updateTable('documents')
-        .set({ latest_revision_id: revisionId, updated_at: now })
+        .set({
+          latest_revision_id: revisionId,
+          updated_at: now,
+          // A direct retirement ends any review round; a requested one opens one, or joins the open one.
+          submitted_hash: direct ? null : (doc.submitted_hash ?? RETIREMENT_HASH),
+        })
         .where('id', '=', doc.id)
         .execute();
-      await this.record(trx, caller, doc.id, revisionId, direct ? 'retire' : 'retire_requested', null, now);
+      const action = direct ? 'retire' : 'retire_requested';
+      await this.record(trx, caller, doc.id, { id: revisionId, hash: RETIREMENT_HASH }, action, null, now);
       return { docId: doc.id, state: direct ? 'retired' : 'under_review' };
     });
   }
@@ -340,7 +370,7 @@ export class DocumentStore {
     const events = await this.db
       .selectFrom('review_events as e')
       .innerJoin('revisions as r', 'r.id', 'e.revision_id')
-      .select(['r.number', 'e.action', 'e.actor_email', 'e.actor_id', 'e.note', 'e.at'])
+      .select(['r.number', 'e.action', 'e.revision_hash', 'e.actor_email', 'e.actor_id', 'e.note', 'e.at'])
       .where('e.document_id', '=', doc.id)
       .where('e.org_id', '=', orgId)
       .orderBy('e.at', 'desc')
@@ -365,6 +395,7 @@ export class DocumentStore {
       history: events.map((e) => ({
         revision: e.number,
         action: e.action,
+        hash: e.revision_hash,
         actor: e.actor_email,
         actorId: e.actor_id,
         note: e.note,
@@ -440,23 +471,61 @@ export class DocumentStore {
     return row ? { docId: row.id, path: row.path, title: row.title, content: row.content } : undefined;
   }
 
-  private async pendingReview(db: Executor, caller: Caller, docId: string): Promise<Revision> {
-    const doc = await this.document(db, caller.orgId, docId);
+  /**
+   * The content of the newest revision of a document with that hash, if it ever had
+   * one: the text a reviewer saw, to show them what changed since.
+   */
+  async revisionContent(orgId: string, docId: string, hash: string): Promise<string | undefined> {
+    const digest = parseHash(hash);
+    if (!digest) return undefined;
+    const row = await this.db
+      .selectFrom('revisions')
+      .select('content')
+      .where('org_id', '=', orgId)
+      .where('document_id', '=', docId)
+      .where('hash', '=', digest)
+      .orderBy('number', 'desc')
+      .executeTakeFirst();
+    return row?.content;
+  }
+
+  /**
+   * The revision waiting for this caller's decision. `named` is the hash the reviewer
+   * decides on; without it, the hash that opened the review round.
+   */
+  private async pendingReview(
+    db: Executor,
+    caller: Caller,
+    docId: string,
+    named: string | undefined,
+    options: { lock?: boolean } = {},
+  ): Promise<Revision> {
+    const doc = await this.document(db, caller.orgId, docId, options);
     const latest = await this.revision(db, doc.latest_revision_id);
     if (latest.state !== 'under_review') throw errors.not_under_review();
     if (latest.maker_id === caller.userId) throw errors.maker_cannot_review();
+    const expected = named ?? doc.submitted_hash ?? latest.hash;
+    if (latest.hash !== expected) throw errors.revision_changed(undefined, { revision: latest.hash });
     return latest;
   }
 
-  private async document(db: Executor, orgId: string, docId: string) {
-    const doc = await db
-      .selectFrom('documents')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .where('id', '=', docId)
-      .executeTakeFirst();
+  /**
+   * A document of the organization. `lock` holds its row until the transaction ends on
+   * PostgreSQL (SQLite has one writer at a time), so steps on one document never interleave.
+   */
+  private async document(db: Executor, orgId: string, docId: string, options: { lock?: boolean } = {}) {
+    let query = db.selectFrom('documents').selectAll().where('org_id', '=', orgId).where('id', '=', docId);
+    if (options.lock && this.database.dialect === 'postgres') query = query.forUpdate();
+    const doc = await query.executeTakeFirst();
     if (!doc) throw errors.document_not_found();
     return doc;
+  }
+
+  /** The document at a vault path, its row locked on PostgreSQL (see `document`). */
+  private lockedByPath(trx: Executor, orgId: string, path: string) {
+    let query = trx.selectFrom('documents').selectAll().where('org_id', '=', orgId).where('path', '=', path);
+    if (this.database.dialect === 'postgres') query = query.forUpdate();
+    return query.executeTakeFirst();
   }
 
   private revision(db: Executor, id: string): Promise<Revision> {
@@ -500,7 +569,7 @@ export class DocumentStore {
   private async withdrawPending(trx: Executor, caller: Caller, latest: Revision, now: number) {
     if (latest.state !== 'draft' && latest.state !== 'under_review') return;
     await this.setRevisionState(trx, latest.id, 'withdrawn', now);
-    await this.record(trx, caller, latest.document_id, latest.id, 'withdrawn', null, now);
+    await this.record(trx, caller, latest.document_id, latest, 'withdrawn', null, now);
   }
 
   private async setRevisionState(trx: Executor, id: string, state: string, now: number) {
@@ -511,7 +580,7 @@ export class DocumentStore {
     trx: Executor,
     caller: Caller,
     docId: string,
-    revisionId: string,
+    revision: Pick<Revision, 'id' | 'hash'>,
     action: string,
     note: string | null,
     at: number,
@@ -522,7 +591,8 @@ export class DocumentStore {
         id: newId('evt'),
         org_id: caller.orgId,
         document_id: docId,
-        revision_id: revisionId,
+        revision_id: revision.id,
+        revision_hash: revision.hash,
         action,
         actor_id: caller.userId,
         actor_email: caller.email,

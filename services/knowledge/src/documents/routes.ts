@@ -90,6 +90,12 @@ const decide = createRoute({
         docId: DocId,
         decision: z.enum(['approve', 'reject']),
         note: z.string().max(2000).optional(),
+        /**
+         * The content hash of the revision decided on (hex or `sha256-<hex>`). Without it, the
+         * revision first submitted since the last decision. Another revision under review: 409
+         * `revision_changed` with the current hash as `revision`.
+         */
+        revision: z.string().max(80).optional(),
       }),
     ),
   },
@@ -140,6 +146,7 @@ const getDocument = createRoute({
         z.object({
           revision: z.number(),
           action: z.string(),
+          hash: z.string().nullable(),
           actor: z.string(),
           actorId: z.string(),
           note: z.string().nullable(),
@@ -182,8 +189,9 @@ export function documentRoutes(app: App, k: Knowledge) {
   });
   app.openapi(decide, async (c) => {
     const caller = await k.auth.session(c);
-    const { docId, decision, note } = c.req.valid('json');
-    return c.json({ ok: true as const, state: await k.documents.decide(caller, docId, decision, note) }, 200);
+    const { docId, decision, note, revision } = c.req.valid('json');
+    const state = await k.documents.decide(caller, docId, decision, note, revision);
+    return c.json({ ok: true as const, state }, 200);
   });
   app.openapi(listDocuments, async (c) => {
     const caller = await k.auth.reviewer(c);

@@ -3,6 +3,11 @@
  * The reviewer's pages: the queue of documents under review, and one document
  * with its rendered Markdown, the diff against the approved revision it would
  * replace, the decision form, whether it is public, and the history.
+ *
+ * The decision form carries the content hash of the revision the page rendered, so
+ * the decision is about what the reviewer read. When the document changed before
+ * they decided, the page comes back with what changed since (`changedSince`) and a
+ * form naming the current revision.
  */
 import { diffLines } from 'diff';
 import { raw } from 'hono/html';
@@ -47,7 +52,13 @@ export function QueuePage(props: { documents: DocumentSummary[]; email: string }
   );
 }
 
-export function DocumentPage(props: { doc: DocumentDetail; callerId: string; message?: string | undefined }) {
+export function DocumentPage(props: {
+  doc: DocumentDetail;
+  callerId: string;
+  message?: string | undefined;
+  /** The text of the revision the reviewer saw, when the document changed since. */
+  changedSince?: string | undefined;
+}) {
   const { doc } = props;
   const canDecide = doc.state === 'under_review' && doc.makerId !== props.callerId;
   const retirement = doc.kind === 'retirement';
@@ -61,8 +72,15 @@ export function DocumentPage(props: { doc: DocumentDetail; callerId: string; mes
         <span class="state">{doc.state}</span> · {doc.path} · revision {doc.revision} by {doc.maker}
       </p>
       {props.message ? <p class="error">{props.message}</p> : null}
+      {props.changedSince === undefined ? null : (
+        <>
+          <h2>Changed since you opened it</h2>
+          <Diff id="changed-since" before={props.changedSince} after={retirement ? '' : doc.content} />
+        </>
+      )}
       {canDecide ? (
         <form method="post" action={`/review/${doc.docId}/decide`} class="card">
+          <input type="hidden" name="revision" value={doc.hash} />
           <label for="note">Note for the audit trail</label>
           <textarea id="note" name="note" maxlength={2000} />
           <p>
@@ -97,7 +115,7 @@ export function DocumentPage(props: { doc: DocumentDetail; callerId: string; mes
       ) : null}
       <h2>Changes against the approved revision</h2>
       {doc.live ? null : <p>No revision of this document has been approved yet.</p>}
-      <Diff before={doc.live?.content ?? ''} after={retirement ? '' : doc.content} />
+      <Diff id="diff" before={doc.live?.content ?? ''} after={retirement ? '' : doc.content} />
       {retirement ? null : (
         <>
           <h2>Rendered</h2>
@@ -114,6 +132,7 @@ export function DocumentPage(props: { doc: DocumentDetail; callerId: string; mes
               <td>{h.at}</td>
               <td>revision {h.revision}</td>
               <td>{h.action}</td>
+              <td>{h.hash ? <code title={h.hash}>{h.hash.slice(0, 12)}</code> : ''}</td>
               <td>{h.actor}</td>
               <td>{h.note ?? ''}</td>
             </tr>
@@ -124,10 +143,10 @@ export function DocumentPage(props: { doc: DocumentDetail; callerId: string; mes
   );
 }
 
-function Diff(props: { before: string; after: string }) {
+function Diff(props: { id: string; before: string; after: string }) {
   const parts = diffLines(props.before, props.after);
   return (
-    <div class="diff" id="diff">
+    <div class="diff" id={props.id}>
       {parts.map((part) =>
         part.added ? (
           <ins>{part.value}</ins>

@@ -9,6 +9,7 @@ import { type App, AppError } from '@xv/platform';
 import type { Context } from 'hono';
 import type { Caller, Scope } from '../caller.js';
 import { SCOPES } from '../caller.js';
+import { parseHash } from '../documents/hash.js';
 import type { Knowledge } from '../knowledge.js';
 import { DocumentPage, MessagePage, QueuePage } from './review.js';
 import { TokensPage } from './tokens.js';
@@ -72,15 +73,27 @@ export function pageRoutes(app: App, k: Knowledge) {
       const form = await c.req.parseBody();
       const decision = form.decision;
       const note = typeof form.note === 'string' ? form.note.slice(0, 2000) : undefined;
+      // The hash of the revision the page showed; a form without one decides like an API call without one.
+      const revision = typeof form.revision === 'string' ? form.revision : undefined;
       if (decision !== 'approve' && decision !== 'reject')
         return c.html(<MessagePage title="Not possible" message="Choose approve or reject." />, 400);
       try {
-        await k.documents.decide(caller, docId, decision, note);
+        await k.documents.decide(caller, docId, decision, note, revision);
       } catch (error) {
         if (!(error instanceof AppError) || error.status === 404) throw error;
         const doc = await k.documents.detail(caller.orgId, docId);
+        const seen = revision === undefined ? undefined : parseHash(revision);
+        const changedSince =
+          seen && seen !== doc.hash
+            ? await k.documents.revisionContent(caller.orgId, docId, seen)
+            : undefined;
         return c.html(
-          <DocumentPage doc={doc} callerId={caller.userId} message={error.message} />,
+          <DocumentPage
+            doc={doc}
+            callerId={caller.userId}
+            message={error.message}
+            changedSince={changedSince}
+          />,
           error.status,
         );
       }
