@@ -69,6 +69,18 @@ describeEachDatabase('review decisions name their revision', (target) => {
       expect(await found('Zanzibarfirst', docId)).toBe(true);
     });
 
+    it('approving the revision the reviewer saw after the maker pushed a new draft answers revision_changed', async () => {
+      const seen = '# Holidays\n\nThe office closes on 24 December.';
+      const docId = await underReview('race/holidays.md', seen);
+      const draft = '# Holidays\n\nThe office closes all of December.';
+      await push('race/holidays.md', draft);
+      const decided = await decide({ docId, decision: 'approve', revision: sha256(seen) });
+      expect(decided.status).toBe(409);
+      expect(decided.body).toMatchObject({ error: 'revision_changed', revision: sha256(draft) });
+      const detail = await withCookie(world.kb, world.reviewer, `/api/documents/${docId}`);
+      expect(detail.body).toMatchObject({ state: 'draft', live: null });
+    });
+
     it('a rejection of a revision the reviewer did not see is refused too', async () => {
       const seen = '# Desk booking\n\nBook desks a day ahead.';
       const docId = await underReview('race/desks.md', seen);

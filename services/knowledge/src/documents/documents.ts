@@ -502,10 +502,12 @@ export class DocumentStore {
   ): Promise<Revision> {
     const doc = await this.document(db, caller.orgId, docId, options);
     const latest = await this.revision(db, doc.latest_revision_id);
+    const changed = () => errors.revision_changed(undefined, { revision: latest.hash });
+    // The text named is no longer the newest, whatever became of the review: say so first.
+    if (named && latest.hash !== named) throw changed();
     if (latest.state !== 'under_review') throw errors.not_under_review();
     if (latest.maker_id === caller.userId) throw errors.maker_cannot_review();
-    const expected = named ?? doc.submitted_hash ?? latest.hash;
-    if (latest.hash !== expected) throw errors.revision_changed(undefined, { revision: latest.hash });
+    if (!named && latest.hash !== (doc.submitted_hash ?? latest.hash)) throw changed();
     return latest;
   }
 
