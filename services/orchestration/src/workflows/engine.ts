@@ -103,9 +103,23 @@ export class WorkflowEngine {
    * ends. The same key with another input is refused with 422 `idempotency_key_reused`, saying nothing of
    * the run it names.
    */
-  async start(workflow: Workflow, input: Record<string, unknown>, idemKey?: string): Promise<RunView> {
+  async start(
+    workflow: Workflow,
+    input: Record<string, unknown>,
+    idemKey?: string,
+    /**
+     * Runs before a new run is made, not when the request joins an existing one (a retry with the same key
+     * and input); throws to refuse. For a check that may pass only once, such as a bot challenge.
+     */
+    admit?: () => Promise<void>,
+  ): Promise<RunView> {
     const workflowName = workflow.spec.name;
     const hash = idemKey === undefined ? null : inputHash(input);
+    if (admit) {
+      const existing = idemKey === undefined ? undefined : await this.store.runForKey(workflowName, idemKey);
+      if (existing) return this.join(existing, hash);
+      await admit();
+    }
     const runId = await this.store.claimNewRun({
       runId: newId('run'),
       workflow: workflowName,
@@ -119,6 +133,11 @@ export class WorkflowEngine {
     }
     const existing = await this.store.runForKey(workflowName, idemKey!);
     if (!existing) throw new Error('The run of an idempotency key vanished.');
+    return this.join(existing, hash);
+  }
+
+  /** Answers a request whose key already made a run: with that run only when the input is the same. */
+  private join(existing: { run_id: string; input_hash: string | null }, hash: string | null) {
     // A run without a hash (one the migration could not hash) matches no input.
     if (existing.input_hash === null || existing.input_hash !== hash) throw errors.idempotency_key_reused();
     return this.waitFor(existing.run_id);

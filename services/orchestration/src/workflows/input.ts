@@ -55,7 +55,20 @@ export function inputValidator(spec: InputSpec): InputValidator {
   };
 }
 
-/** The input schema as published by `GET /api/workflows`: JSON Schema with its `required` fields. */
-export function inputJsonSchema(spec: InputSpec) {
-  return { type: 'object' as const, properties: spec.properties, required: spec.required };
+/**
+ * The input schema as published by `GET /api/workflows`: JSON Schema with its `required` fields, plus the
+ * bot challenge answer (`challengeField`) for a workflow that creates a lead while a challenge is on.
+ */
+export function inputJsonSchema(spec: InputSpec, challengeField?: string) {
+  if (!challengeField)
+    return { type: 'object' as const, properties: spec.properties, required: spec.required };
+  const answer = {
+    type: 'string',
+    description: 'The bot challenge answer, as for POST /api/lead; it is checked once and not stored',
+  };
+  return {
+    type: 'object' as const,
+    properties: { ...spec.properties, [challengeField]: answer },
+    required: [...spec.required, challengeField],
+  };
 }
