@@ -123,6 +123,23 @@ describeEachDatabase('idempotency keys', (target) => {
     expect(upstream.hits('/hold')).toBe(1);
   });
 
+  it('an object input nested too deep to store or hash answers 400 invalid_input, never 500', async () => {
+    const depth = 20_000;
+    const address = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    for (const idemKey of [undefined, 'deep-1']) {
+      const text = `{"workflow":"register-customer","input":{"email":"deep@firm.example","address":${address}}${
+        idemKey ? `,"idemKey":"${idemKey}"` : ''
+      }}`;
+      const response = await service.fetch('/api/wf', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      });
+      const body = await expectError(response, 400, 'invalid_input');
+      expect(body.field).toBe('address');
+    }
+  });
+
   it('run ids are 128-bit random and a run is read only with its id', async () => {
     const ids = new Set<string>();
     for (const n of [1, 2, 3]) {
