@@ -13,6 +13,7 @@ export * from './auth/memberships.js';
 export * from './auth/revocations.js';
 export * from './auth/sso.js';
 export * from './auth/ttl-cache.js';
+export * from './canonical-json.js';
 export * from './crypto.js';
 export * from './db/database.js';
 export * from './db/migrations.js';

@@ -12,6 +12,8 @@ export interface WorkflowRunsTable {
   idem_key: string | null;
   /** JSON of the validated input. */
   input: string;
+  /** SHA-256 of the input's RFC 8785 form: a reused `idem_key` must come with the same input. */
+  input_hash: string | null;
   /** `running`, `done` or `failed`. */
   status: string;
   /** JSON of the workflow's result once done. */

@@ -14,6 +14,10 @@ export const errors = defineErrors({
   empty_input: { status: 400, message: 'A required input field is missing.' },
   invalid_input: { status: 400, message: 'An input field has the wrong type or size.' },
   idem_key_too_long: { status: 400, message: 'The idempotency key is longer than 120 characters.' },
+  idempotency_key_reused: {
+    status: 422,
+    message: 'This idempotency key was already used with a different input: send a new key.',
+  },
   workflow_failed: { status: 502, message: 'A step of the workflow failed.' },
   not_found: { status: 404, message: 'No run has that id.' },
 

@@ -79,12 +79,15 @@ export const orchestrationService = defineService({
       duplicateWaitMs: config.duplicateWaitSeconds * 1000,
       singleInstance: database.dialect === 'sqlite',
     });
+    // One bot challenge for every path that creates a lead: the lead form and lead-creating workflows.
+    const challenge = await botChallenge();
     registerWorkflowRoutes(app, {
       engine,
       registry,
       runLimiter: await perMinute('orch-wf', config.workflowPerMinute),
       readLimiter,
       trustProxy,
+      challenge,
     });
     engine.startResuming();
     onClose(() => engine.stop());
@@ -92,7 +95,7 @@ export const orchestrationService = defineService({
     // Leads
     registerLeadRoutes(app, {
       database,
-      challenge: await botChallenge(),
+      challenge,
       turnstileSiteKey: config.turnstileSiteKey,
       adminToken: config.adminToken,
       trustProxy,

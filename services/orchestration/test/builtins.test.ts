@@ -98,14 +98,29 @@ describeEachDatabase('built-in workflows', (target) => {
     });
   });
 
-  it('qualify-lead refuses a personal address without retrying', async () => {
+  it('qualify-lead answers 400 personal_email for a personal address, as /api/lead does, before any run', async () => {
+    const before = model.requests.length;
     const body = await expectError(
       await run('qualify-lead', { name: 'Lin', email: 'lin@gmail.com', company: 'Home' }),
-      502,
-      'workflow_failed',
+      400,
+      'personal_email',
     );
-    expect(body.message).toContain('personal_email');
-    expect(body.steps[0].attempts).toBe(1);
+    expect(body).not.toHaveProperty('runId');
+    await expectError(
+      await run('qualify-lead', { name: 'Lin', email: 'lin@mailinator.com', company: 'Home' }),
+      400,
+      'personal_email',
+    );
+    expect(model.requests.length).toBe(before);
+  });
+
+  it('qualify-lead answers 400 invalid naming the email field for a malformed address', async () => {
+    const body = await expectError(
+      await run('qualify-lead', { name: 'Lin', email: 'not-an-address', company: 'Home' }),
+      400,
+      'invalid',
+    );
+    expect(body.field).toBe('email');
   });
 
   it('kb-answer searches the knowledge base with its token and answers from the hits', async () => {

@@ -19,7 +19,7 @@ describeEachDatabase('run leases', (target) => {
     const step = { id: 'one', position: 0, type: 'connector' };
     const ok = { status: 'ok' as const, attempts: 1, latencyMs: 3, output: { n: 1 } };
 
-    await first.claimNewRun({ runId: 'run_a', workflow: 'w', idemKey: null, input: {} });
+    await first.claimNewRun({ runId: 'run_a', workflow: 'w', idemKey: null, inputHash: null, input: {} });
     await first.finishStep('run_a', step, ok);
     // Instance A stalls past its lease; B takes the run over.
     await new Promise((resolve) => setTimeout(resolve, 80));
@@ -44,7 +44,13 @@ describeEachDatabase('run leases', (target) => {
     const database = opened as OrchestrationDatabase;
     const crashed = new RunStore(database, 'instance-a', 60_000);
     const restarted = new RunStore(database, 'instance-b', 60_000);
-    await crashed.claimNewRun({ runId: 'run_leased', workflow: 'w', idemKey: null, input: {} });
+    await crashed.claimNewRun({
+      runId: 'run_leased',
+      workflow: 'w',
+      idemKey: null,
+      inputHash: null,
+      input: {},
+    });
     expect(await restarted.claimAbandoned()).toEqual([]);
     expect(await restarted.claimAbandoned({ evenIfLeased: true })).toEqual(['run_leased']);
     expect(await restarted.claimAbandoned({ evenIfLeased: true })).toEqual([]);
@@ -58,12 +64,18 @@ describeEachDatabase('run leases', (target) => {
     const store = new RunStore(database, 'instance-a', 60_000);
     const claims = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        store.claimNewRun({ runId: `run_${i}`, workflow: 'w', idemKey: 'same', input: {} }),
+        store.claimNewRun({ runId: `run_${i}`, workflow: 'w', idemKey: 'same', inputHash: 'h', input: {} }),
       ),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
-    expect(await store.claimNewRun({ runId: 'run_other', workflow: 'v', idemKey: 'same', input: {} })).toBe(
-      'run_other',
-    );
+    expect(
+      await store.claimNewRun({
+        runId: 'run_other',
+        workflow: 'v',
+        idemKey: 'same',
+        inputHash: 'h',
+        input: {},
+      }),
+    ).toBe('run_other');
   });
 });

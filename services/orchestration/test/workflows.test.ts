@@ -81,6 +81,19 @@ describeEachDatabase('workflows', (target) => {
         ],
       },
       {
+        name: 'search-passages',
+        description: 'Searches the knowledge base with as many hits as asked for.',
+        input: { properties: { topic: { type: 'string' }, k: { type: 'integer' } }, required: ['topic'] },
+        steps: [
+          {
+            id: 'search',
+            type: 'connector',
+            connector: 'kb.search',
+            with: { query: '{{input.topic}}', topK: '{{input.k}}' },
+          },
+        ],
+      },
+      {
         name: 'describe-company',
         description: 'A model describes the company; the description is posted on.',
         input: { properties: { company: { type: 'string' } }, required: ['company'] },
@@ -275,6 +288,16 @@ describeEachDatabase('workflows', (target) => {
       400,
       'invalid_input',
     );
+  });
+
+  it('an input a connector step cannot take answers 400 invalid_input naming the input field, not 502', async () => {
+    const body = await expectError(
+      await run({ workflow: 'search-passages', input: { topic: 'refunds', k: 500 } }),
+      400,
+      'invalid_input',
+    );
+    expect(body.field).toBe('k');
+    expect(body).not.toHaveProperty('runId');
   });
 
   it('accepts an idemKey of 120 characters and refuses 121', async () => {

@@ -16,6 +16,8 @@ export type ChallengeKind = 'off' | 'altcha' | 'turnstile';
 
 export interface BotChallenge {
   kind: ChallengeKind;
+  /** Where a client sends its answer: `altcha` or `cf-turnstile-response` (the widgets' own names). */
+  answerField?: 'altcha' | 'cf-turnstile-response';
   /** A new ALTCHA challenge for the browser to solve (ALTCHA only). */
   issue(): Promise<Challenge>;
   /** Throws a 400 (or 503) unless `answer` is a fresh, valid solution. */
@@ -58,6 +60,7 @@ export function altchaChallenge(database: OrchestrationDatabase, options: Altcha
   const keySecret = `${options.hmacKey}:derived-key`;
   return {
     kind: 'altcha',
+    answerField: 'altcha',
     issue: () =>
       createChallenge({
         algorithm: 'SHA-256',
@@ -110,6 +113,7 @@ const TURNSTILE_TOKEN_MS = 310_000;
 export function turnstileChallenge(database: OrchestrationDatabase, options: TurnstileOptions): BotChallenge {
   return {
     kind: 'turnstile',
+    answerField: 'cf-turnstile-response',
     issue: async () => {
       throw errors.challenge_unavailable('Turnstile challenges are issued by the Turnstile widget.');
     },

@@ -130,7 +130,7 @@ export function registerLeadRoutes(app: App, options: LeadRoutesOptions) {
 
   async function captureLead(c: Context, body: Record<string, unknown>) {
     const lead = checkLead(body);
-    const answer = challenge.kind === 'altcha' ? body.altcha : body['cf-turnstile-response'];
+    const answer = challenge.answerField ? body[challenge.answerField] : undefined;
     await challenge.check(typeof answer === 'string' ? answer : undefined, clientIp(c, trustProxy));
     const saved = await saveLead(database, lead);
     c.get('logger').info({ leadId: saved.leadId, created: saved.created }, 'lead captured');

@@ -8,15 +8,19 @@
  *
  * Idempotency: the run row is the claim. A request with an `idemKey` already used
  * for the workflow creates nothing (a unique index on `(workflow, idem_key)`) and
- * waits for the first request's run instead, then answers with it.
+ * waits for the first request's run instead, then answers with it, but only when
+ * it carries the same input (the row keeps the input's hash): anyone may send any
+ * key, so a key alone must not open someone else's run.
  */
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { AppError, type Logger, newId } from '@xv/platform';
 import type { OrchestrationDatabase } from '../db.js';
+import { errors } from '../errors.js';
 import type { TierName } from '../router/tiers.js';
 import { type Connectors, StepError } from './connectors/index.js';
 import { type RetrySpec, retrySpec, type StepSpec } from './definition.js';
+import { inputHash } from './input-hash.js';
 import type { Workflow, WorkflowRegistry } from './registry.js';
 import { LostLease, RunStore, type StepRow } from './store.js';
 import { render, renderText, type TemplateScope } from './template.js';
@@ -94,22 +98,49 @@ export class WorkflowEngine {
     setMaxListeners(0, this.stopping.signal);
   }
 
-  /** Runs `workflow` (or joins the run already made for `idemKey`) and resolves when it ends. */
-  async start(workflow: Workflow, input: Record<string, unknown>, idemKey?: string): Promise<RunView> {
+  /**
+   * Runs `workflow` (or joins the run already made for `idemKey` with the same input) and resolves when it
+   * ends. The same key with another input is refused with 422 `idempotency_key_reused`, saying nothing of
+   * the run it names.
+   */
+  async start(
+    workflow: Workflow,
+    input: Record<string, unknown>,
+    idemKey?: string,
+    /**
+     * Runs before a new run is made, not when the request joins an existing one (a retry with the same key
+     * and input); throws to refuse. For a check that may pass only once, such as a bot challenge.
+     */
+    admit?: () => Promise<void>,
+  ): Promise<RunView> {
     const workflowName = workflow.spec.name;
+    const hash = idemKey === undefined ? null : inputHash(input);
+    if (admit) {
+      const existing = idemKey === undefined ? undefined : await this.store.runForKey(workflowName, idemKey);
+      if (existing) return this.join(existing, hash);
+      await admit();
+    }
     const runId = await this.store.claimNewRun({
       runId: newId('run'),
       workflow: workflowName,
       idemKey: idemKey ?? null,
+      inputHash: hash,
       input,
     });
     if (runId) {
       const fresh = { workflow: workflowName, input, recorded: new Map() };
       return (await this.execute(runId, fresh)) ?? (await this.view(runId))!;
     }
-    const existing = await this.store.runIdForKey(workflowName, idemKey!);
+    const existing = await this.store.runForKey(workflowName, idemKey!);
     if (!existing) throw new Error('The run of an idempotency key vanished.');
-    return this.waitFor(existing);
+    return this.join(existing, hash);
+  }
+
+  /** Answers a request whose key already made a run: with that run only when the input is the same. */
+  private join(existing: { run_id: string; input_hash: string | null }, hash: string | null) {
+    // A run without a hash (one the migration could not hash) matches no input.
+    if (existing.input_hash === null || existing.input_hash !== hash) throw errors.idempotency_key_reused();
+    return this.waitFor(existing.run_id);
   }
 
   async view(runId: string): Promise<RunView | undefined> {

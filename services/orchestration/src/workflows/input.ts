@@ -2,7 +2,8 @@
  * @module workflows/input
  * Checking a run's input against the workflow's input schema: a required field
  * that is missing, null or blank is 400 `empty_input`; a field of the wrong type
- * or size is 400 `invalid_input`. Fields the schema does not declare are dropped.
+ * or size (an object or array nested deeper than 32 levels included) is 400
+ * `invalid_input`. Fields the schema does not declare are dropped.
  */
 import { z } from '@xv/platform';
 import { errors } from '../errors.js';
@@ -24,10 +25,26 @@ function propertySchema(property: InputProperty): z.ZodType {
     case 'boolean':
       return z.boolean();
     case 'object':
-      return z.record(z.string(), z.unknown());
+      return z.record(z.string(), z.unknown()).refine(withinDepth, TOO_DEEP);
     case 'array':
-      return z.array(z.unknown()).max(1000);
+      return z.array(z.unknown()).max(1000).refine(withinDepth, TOO_DEEP);
   }
+}
+
+/** Deeper JSON than this is refused: storing and hashing an input recurse through it. */
+export const MAX_INPUT_DEPTH = 32;
+const TOO_DEEP = `nested deeper than ${MAX_INPUT_DEPTH} levels`;
+
+function withinDepth(value: unknown): boolean {
+  // Iterative, so a hostile nesting cannot exhaust the stack here either.
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > MAX_INPUT_DEPTH) return false;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return true;
 }
 
 const isBlank = (value: unknown) =>
@@ -55,7 +72,20 @@ export function inputValidator(spec: InputSpec): InputValidator {
   };
 }
 
-/** The input schema as published by `GET /api/workflows`: JSON Schema with its `required` fields. */
-export function inputJsonSchema(spec: InputSpec) {
-  return { type: 'object' as const, properties: spec.properties, required: spec.required };
+/**
+ * The input schema as published by `GET /api/workflows`: JSON Schema with its `required` fields, plus the
+ * bot challenge answer (`challengeField`) for a workflow that creates a lead while a challenge is on.
+ */
+export function inputJsonSchema(spec: InputSpec, challengeField?: string) {
+  if (!challengeField)
+    return { type: 'object' as const, properties: spec.properties, required: spec.required };
+  const answer = {
+    type: 'string',
+    description: 'The bot challenge answer, as for POST /api/lead; it is checked once and not stored',
+  };
+  return {
+    type: 'object' as const,
+    properties: { ...spec.properties, [challengeField]: answer },
+    required: [...spec.required, challengeField],
+  };
 }

@@ -13,6 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import type { Connectors } from './connectors/index.js';
 import { type WorkflowSpec, workflowSpec } from './definition.js';
 import { type InputValidator, inputValidator } from './input.js';
+import { type InputCheck, stepChecks } from './step-checks.js';
 import { referencesIn } from './template.js';
 
 export const BUILT_IN_WORKFLOWS_DIR = fileURLToPath(new URL('../../workflows/', import.meta.url));
@@ -23,6 +24,10 @@ export interface Workflow {
   spec: WorkflowSpec;
   file: string;
   validateInput: InputValidator;
+  /** Checks a validated input against the connector steps it feeds (see `step-checks.ts`). */
+  checkSteps: InputCheck;
+  /** A step creates a lead: a run needs the bot challenge when one is on. */
+  needsBotChallenge: boolean;
 }
 
 export type WorkflowRegistry = ReadonlyMap<string, Workflow>;
@@ -58,7 +63,15 @@ export function loadWorkflows(folders: readonly string[], connectors: Connectors
           `"${spec.name}" is already defined in ${existing.file}`,
         );
       }
-      registry.set(spec.name, { spec, file, validateInput: inputValidator(spec.input) });
+      registry.set(spec.name, {
+        spec,
+        file,
+        validateInput: inputValidator(spec.input),
+        checkSteps: stepChecks(spec, connectors),
+        needsBotChallenge: spec.steps.some(
+          (step) => step.type === 'connector' && connectors.get(step.connector)?.needsBotChallenge === true,
+        ),
+      });
     }
   }
   return registry;

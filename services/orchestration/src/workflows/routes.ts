@@ -4,11 +4,12 @@
  * | GET  | /api/wf?id=    | public | run record (snake_case), 404 `not_found`                 |
  * | GET  | /api/workflows | public | `{name, description, input}` of each workflow            |
  */
-import { type App, createRoute, isId, limitByIp, type RateLimiter, z } from '@xv/platform';
+import { type App, clientIp, createRoute, isId, limitByIp, type RateLimiter, z } from '@xv/platform';
 import { errors } from '../errors.js';
+import type { BotChallenge } from '../leads/challenge.js';
 import type { RunView, WorkflowEngine } from './engine.js';
 import { inputJsonSchema } from './input.js';
-import type { WorkflowRegistry } from './registry.js';
+import type { Workflow, WorkflowRegistry } from './registry.js';
 
 export const IDEM_KEY_MAX_CHARACTERS = 120;
 
@@ -60,7 +61,11 @@ const runWorkflow = createRoute({
       description: 'Still running (a duplicate that waited too long)',
       content: { 'application/json': { schema: runResponse } },
     },
-    400: { description: '`unknown_workflow`, `empty_input`, `invalid_input`, `idem_key_too_long`' },
+    400: {
+      description:
+        '`unknown_workflow`, `empty_input`, `invalid_input`, `idem_key_too_long`; for a workflow that creates a lead, `invalid`, `personal_email` and the bot challenge errors',
+    },
+    422: { description: '`idempotency_key_reused`: the idemKey was used with a different input' },
     429: { description: '`rate_limited`' },
     502: { description: '`workflow_failed`, with runId, status `failed`, steps and the failed step' },
   },
@@ -143,10 +148,15 @@ export interface WorkflowRoutesOptions {
   runLimiter: RateLimiter;
   readLimiter: RateLimiter;
   trustProxy: boolean;
+  /** The lead form's bot challenge, also asked of every run of a workflow that creates a lead. */
+  challenge: BotChallenge;
 }
 
 export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions) {
-  const { engine, registry, trustProxy } = options;
+  const { engine, registry, trustProxy, challenge } = options;
+  /** Where a workflow's input carries the bot challenge answer: only lead-creating ones, only when it is on. */
+  const answerFieldOf = (workflow: Workflow) =>
+    workflow.needsBotChallenge ? challenge.answerField : undefined;
   const limitRuns = limitByIp(options.runLimiter, trustProxy);
   const limitReads = limitByIp(options.readLimiter, trustProxy);
   app.use('/api/wf', (c, next) => (c.req.method === 'POST' ? limitRuns(c, next) : limitReads(c, next)));
@@ -160,8 +170,17 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     if (body.idemKey !== undefined && [...body.idemKey].length > IDEM_KEY_MAX_CHARACTERS) {
       throw errors.idem_key_too_long();
     }
-    const input = workflow.validateInput(body.input ?? {});
-    const view = await engine.start(workflow, input, body.idemKey);
+    const fields = { ...body.input };
+    const answerField = answerFieldOf(workflow);
+    // The challenge answer is checked once and is no part of the run: not stored, not hashed, not templated.
+    const answer = answerField ? fields[answerField] : undefined;
+    if (answerField) delete fields[answerField];
+    const input = workflow.validateInput(fields);
+    workflow.checkSteps(input);
+    const admit = answerField
+      ? () => challenge.check(typeof answer === 'string' ? answer : undefined, clientIp(c, trustProxy))
+      : undefined;
+    const view = await engine.start(workflow, input, body.idemKey, admit);
     const response = runResponseOf(view);
     if (view.status === 'failed') {
       const { ok: _, ...extra } = response;
@@ -196,10 +215,10 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     c.json(
       {
         ok: true as const,
-        workflows: [...registry.values()].map(({ spec }) => ({
-          name: spec.name,
-          description: spec.description,
-          input: inputJsonSchema(spec.input),
+        workflows: [...registry.values()].map((workflow) => ({
+          name: workflow.spec.name,
+          description: workflow.spec.description,
+          input: inputJsonSchema(workflow.spec.input, answerFieldOf(workflow)),
         })),
       },
       200,

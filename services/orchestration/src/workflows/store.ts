@@ -27,8 +27,17 @@ export class RunStore {
     return this.database.kysely;
   }
 
-  /** Creates a running run owned by us; with an idemKey already used for the workflow, creates nothing and returns null. */
-  async claimNewRun(run: { runId: string; workflow: string; idemKey: string | null; input: unknown }) {
+  /**
+   * Creates a running run owned by us; with an idemKey already used for the workflow, creates nothing and
+   * returns null. `inputHash` binds the key to the input (null without a key).
+   */
+  async claimNewRun(run: {
+    runId: string;
+    workflow: string;
+    idemKey: string | null;
+    inputHash: string | null;
+    input: unknown;
+  }) {
     const now = Date.now();
     const row = await this.db
       .insertInto('wf_runs')
@@ -37,6 +46,7 @@ export class RunStore {
         workflow: run.workflow,
         idem_key: run.idemKey,
         input: JSON.stringify(run.input),
+        input_hash: run.inputHash,
         status: 'running',
         result: null,
         error: null,
@@ -51,14 +61,14 @@ export class RunStore {
     return row?.run_id ?? null;
   }
 
-  async runIdForKey(workflow: string, idemKey: string): Promise<string | undefined> {
-    const row = await this.db
+  /** The run an idemKey made for the workflow, with the hash of the input it was made with. */
+  runForKey(workflow: string, idemKey: string) {
+    return this.db
       .selectFrom('wf_runs')
-      .select('run_id')
+      .select(['run_id', 'input_hash'])
       .where('workflow', '=', workflow)
       .where('idem_key', '=', idemKey)
       .executeTakeFirst();
-    return row?.run_id;
   }
 
   run(runId: string): Promise<RunRow | undefined> {

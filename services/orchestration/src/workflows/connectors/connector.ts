@@ -29,6 +29,14 @@ export interface Connector<Params = unknown> {
   name: string;
   description: string;
   params: z.ZodType<Params>;
+  /**
+   * Checks parameters beyond their schema, before a run is made, when they come from the run's input
+   * alone: throws a 4xx AppError (its `field` a parameter name), so a caller's bad input is a 400, not a
+   * failed run. `run` must still check what it relies on (parameters made from earlier steps skip this).
+   */
+  check?(params: Params): void;
+  /** It does what a public form does (it creates a lead): a run needs the bot challenge when one is on. */
+  needsBotChallenge?: boolean;
   run(params: Params, context: ConnectorContext): Promise<unknown>;
 }
 
