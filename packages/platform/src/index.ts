@@ -19,6 +19,7 @@ export * from './db/database.js';
 export * from './db/migrations.js';
 export * from './http/app.js';
 export * from './http/cors.js';
+export * from './http/csp.js';
 export * from './http/csrf.js';
 export * from './http/errors.js';
 export * from './http/origins.js';

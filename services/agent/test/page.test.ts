@@ -1,14 +1,18 @@
 import { openDatabase } from '@xv/platform';
 import {
   answer,
+  type CspViolation,
   callTool,
+  cspNonceOf,
   launchBrowser,
   type ModelServer,
+  recordCspViolations,
+  scriptTagsWithoutNonce,
   startModelServer,
   tempDir,
 } from '@xv/platform/testing';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Agent, MODEL_KEY, modelEnv, startAgent } from './helpers.js';
 
 describe('the chat page', () => {
@@ -16,6 +20,7 @@ describe('the chat page', () => {
   let agent: Agent;
   let browser: Browser;
   let page: Page;
+  let violations: CspViolation[];
 
   beforeAll(async () => {
     model = await startModelServer({ apiKey: MODEL_KEY });
@@ -29,6 +34,11 @@ describe('the chat page', () => {
   beforeEach(async () => {
     model.reset();
     page = await browser.newPage();
+    violations = await recordCspViolations(page);
+  });
+  afterEach(() => {
+    // The page's own scripts all run under the policy: none is refused.
+    expect(violations).toEqual([]);
   });
 
   async function send(text: string) {
@@ -67,6 +77,13 @@ describe('the chat page', () => {
     await page.getByRole('button', { name: 'New conversation' }).click();
     expect(await page.locator('.message').count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem('xv-agent-session'))).not.toBe(session);
+  });
+
+  it('every script on the chat page carries the nonce of its response', async () => {
+    const response = await agent.fetch('/');
+    const html = await response.text();
+    expect(html).toContain('<script nonce=');
+    expect(scriptTagsWithoutNonce(html, cspNonceOf(response))).toEqual([]);
   });
 
   it('shows the error when the model fails before answering', async () => {

@@ -5,7 +5,15 @@
  * WebAuthn needs a host name as RP id, so the service is served on http://localhost.
  */
 import { buildService, listen, openDatabase } from '@xv/platform';
-import { freePort, hasChromium, launchBrowser, tempDir } from '@xv/platform/testing';
+import {
+  cspNonceOf,
+  freePort,
+  hasChromium,
+  launchBrowser,
+  recordCspViolations,
+  scriptTagsWithoutNonce,
+  tempDir,
+} from '@xv/platform/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/mfa/totp.js';
@@ -50,6 +58,7 @@ describe.runIf(hasChromium())('a person in the browser', () => {
     timeout: 90_000,
   }, async () => {
     const page = await browser.newPage();
+    const violations = await recordCspViolations(page);
     const email = `browser-${Date.now()}@example.test`;
 
     await page.goto(`${base}/register`);
@@ -108,6 +117,7 @@ describe.runIf(hasChromium())('a person in the browser', () => {
       user: { email },
       amr: expect.arrayContaining(['pwd', 'otp', 'hwk', 'mfa']),
     });
+    expect(violations).toEqual([]);
   });
 
   it("an admin changes a member's role and removes them on the account page; the last admin stays", {
@@ -129,6 +139,7 @@ describe.runIf(hasChromium())('a person in the browser', () => {
     const [name, value] = admin.cookie.split(';')[0]!.split('=') as [string, string];
     await context.addCookies([{ name, value, url: base }]);
     const page = await context.newPage();
+    const violations = await recordCspViolations(page);
     await page.goto(`${base}/account`);
 
     const roleOf = (person: string) => page.getByLabel(`Role of ${person}`);
@@ -155,6 +166,26 @@ describe.runIf(hasChromium())('a person in the browser', () => {
       .click();
     await expect.poll(rolesOnServer, { timeout: 10_000 }).toEqual({ Ola: 'admin' });
     await expect.poll(() => roleOf('Mia').count(), { timeout: 10_000 }).toBe(0);
+    expect(violations).toEqual([]);
     await context.close();
+  });
+
+  it('every script on the sign-in and account pages carries the nonce of its response', async () => {
+    const owner = await signUp(base, {
+      email: email('nonce'),
+      password: 'secret1',
+      name: 'N',
+      orgName: 'Nonce Inc',
+    });
+    for (const path of ['/login', '/login?aal=AAL3', '/register', '/account']) {
+      const response = await fetch(`${base}${path}`, {
+        headers: { cookie: owner.cookie },
+        redirect: 'manual',
+      });
+      expect(response.status, path).toBe(200);
+      const html = await response.text();
+      expect(cspNonceOf(response)).toBeDefined();
+      expect(scriptTagsWithoutNonce(html, cspNonceOf(response)), path).toEqual([]);
+    }
   });
 });

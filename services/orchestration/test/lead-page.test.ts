@@ -3,7 +3,15 @@
  * script solves the proof of work and the lead is stored.
  */
 import { openDatabase } from '@xv/platform';
-import { launchBrowser, type RunningService, startService, tempDir } from '@xv/platform/testing';
+import {
+  cspNonceOf,
+  launchBrowser,
+  type RunningService,
+  recordCspViolations,
+  scriptTagsWithoutNonce,
+  startService,
+  tempDir,
+} from '@xv/platform/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';
@@ -25,6 +33,7 @@ describe('lead form page in a browser', () => {
 
   it('solves the ALTCHA challenge in the page and stores the lead', async () => {
     const page = await browser.newPage();
+    const violations = await recordCspViolations(page);
     // localhost is a secure context, where WebCrypto is available.
     await page.goto(`${service.url.replace('127.0.0.1', 'localhost')}/lead`);
     await page.getByLabel('Name').fill('Browser Person');
@@ -38,6 +47,14 @@ describe('lead form page in a browser', () => {
       await service.fetch('/api/leads', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
     ).json();
     expect(leads[0]).toMatchObject({ email: 'person@browser.example', company: 'Browsers Inc' });
+    expect(violations).toEqual([]);
+  });
+
+  it('every script on the form page carries the nonce of its response', async () => {
+    const response = await service.fetch('/lead');
+    const html = await response.text();
+    expect(html).toContain('<script nonce=');
+    expect(scriptTagsWithoutNonce(html, cspNonceOf(response))).toEqual([]);
   });
 
   it('shows the refusal of a personal address next to the form', async () => {

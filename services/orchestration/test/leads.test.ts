@@ -1,6 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describeEachDatabase, type RunningService, startService } from '@xv/platform/testing';
+import {
+  cspDirectives,
+  cspNonceOf,
+  describeEachDatabase,
+  type RunningService,
+  scriptTagsWithoutNonce,
+  startService,
+} from '@xv/platform/testing';
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -233,6 +240,20 @@ describeEachDatabase('lead bot challenge: Turnstile', (target) => {
   it('refuses a token siteverify rejects, and a missing one', async () => {
     await expectError(await submit('bad-token'), 400, 'challenge_failed');
     await expectError(await submit(), 400, 'challenge_required');
+  });
+
+  it("the form page lets Turnstile's script and frame in, and still no inline script without the nonce", async () => {
+    const response = await service.fetch('/lead');
+    const html = await response.text();
+    const nonce = cspNonceOf(response);
+    expect(cspDirectives(response).get('script-src')).toEqual([
+      "'self'",
+      `'nonce-${nonce}'`,
+      'https://challenges.cloudflare.com',
+    ]);
+    expect(cspDirectives(response).get('frame-src')).toContain('https://challenges.cloudflare.com');
+    expect(html).toContain('src="https://challenges.cloudflare.com/turnstile/v0/api.js"');
+    expect(scriptTagsWithoutNonce(html, nonce)).toEqual([]);
   });
 });
 

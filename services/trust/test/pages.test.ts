@@ -4,7 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
-import { describeEachDatabase, hasChromium, launchBrowser } from '@xv/platform/testing';
+import {
+  cspNonceOf,
+  describeEachDatabase,
+  hasChromium,
+  launchBrowser,
+  recordCspViolations,
+  scriptTagsWithoutNonce,
+} from '@xv/platform/testing';
 import type { Browser } from 'playwright-core';
 import { type Hex, hashMessage, keccak256, recoverMessageAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -112,8 +119,16 @@ describeEachDatabase('verify pages', (target) => {
     expect(html).toContain(attestation.uid);
   });
 
+  it('every script on /verify carries the nonce of its response', async () => {
+    const response = await stack.trust.fetch('/verify');
+    const html = await response.text();
+    expect(html).toContain('<script nonce=');
+    expect(scriptTagsWithoutNonce(html, cspNonceOf(response))).toEqual([]);
+  });
+
   it.runIf(hasChromium())('checks a dropped proof file in the browser without uploading it', async () => {
     const page = await browser!.newPage();
+    const violations = await recordCspViolations(page);
     const requests: { url: string; method: string; body: string | null }[] = [];
     page.on('request', (request) =>
       requests.push({ url: request.url(), method: request.method(), body: request.postData() }),
@@ -142,6 +157,7 @@ describeEachDatabase('verify pages', (target) => {
     // Only the page and the public key set were fetched; nothing was sent.
     expect(requests.every((r) => r.method === 'GET' && r.body === null)).toBe(true);
     expect(requests.map((r) => new URL(r.url).pathname).sort()).toEqual(['/api/keys/jwks', '/verify']);
+    expect(violations).toEqual([]);
     await page.close();
   });
 

@@ -1,7 +1,8 @@
 /**
  * @module http/app
  * The Hono app every service is built on. It gives each request an id, a log
- * line, metrics, security headers, a body size limit and CSRF protection; turns
+ * line, metrics, security headers (with a script nonce per request, `csp.ts`),
+ * a body size limit and CSRF protection; turns
  * every failure into the platform's JSON error format; and serves `/healthz`,
  * `/readyz`, `/metrics`, `/openapi.json` and `/docs`.
  */
@@ -17,13 +18,14 @@ import { type Database, ping } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { ServiceName } from '../services.js';
 import type { PlatformSettings } from '../settings/platform.js';
+import { type CspVariables, contentSecurityPolicy } from './csp.js';
 import { csrfProtection } from './csrf.js';
 import { renderDocsPage } from './docs-page.js';
 import { AppError, platformErrors } from './errors.js';
 import { createHttpMetrics } from './metrics.js';
 import { sharedDomainSources } from './origins.js';
 
-export interface AppVariables {
+export interface AppVariables extends CspVariables {
   requestId: string;
   logger: Logger;
   /** Set by a route that is called all the time by machines (a long-poll): its log line goes to debug. */
@@ -77,16 +79,6 @@ export function createApp(options: CreateAppOptions) {
   app.use(metrics.record);
   app.use(
     secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", "'unsafe-inline'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        // Form posts may redirect to a sibling site (login → the page that asked for it).
-        formAction: ["'self'", ...sharedDomainSources(settings.sharedDomain)],
-      },
       crossOriginResourcePolicy: false,
       crossOriginOpenerPolicy: 'same-origin',
       // `no-referrer` would make browsers send `Origin: null` on form posts, which
@@ -94,6 +86,8 @@ export function createApp(options: CreateAppOptions) {
       referrerPolicy: 'strict-origin-when-cross-origin',
     }),
   );
+  // Form posts may redirect to a sibling site (login → the page that asked for it).
+  app.use(contentSecurityPolicy({ formAction: sharedDomainSources(settings.sharedDomain) }));
   app.use(
     limitBody({
       maxSize: settings.bodyLimitBytes,

@@ -41,6 +41,39 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
+/** One report of the page's Content-Security-Policy refusing something. */
+export interface CspViolation {
+  /** The directive that refused it: `script-src-elem` for a `<script>`, `script-src-attr` for `onclick="…"`. */
+  directive: string;
+  /** What was refused: `inline`, or an address. */
+  blocked: string;
+  /** The page it happened on. */
+  url: string;
+}
+
+/**
+ * Collects every CSP violation `page` reports from now on, across navigations,
+ * in the returned array: a page test asserts it stays empty, an attack test that
+ * its injection shows up in it.
+ */
+export async function recordCspViolations(page: Page): Promise<CspViolation[]> {
+  const violations: CspViolation[] = [];
+  await page.exposeFunction('__xvCspViolation', (violation: CspViolation) => {
+    violations.push(violation);
+  });
+  // Init scripts run in every document before its own scripts, and the policy does not apply to them.
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      (window as unknown as { __xvCspViolation(v: CspViolation): void }).__xvCspViolation({
+        directive: event.effectiveDirective,
+        blocked: event.blockedURI,
+        url: event.documentURI,
+      });
+    });
+  });
+  return violations;
+}
+
 /**
  * A camera for one test run: each call saves a full-page screenshot as
  * `test-results/<folder>/<NN>-<name>.png`, numbered in the order taken. The

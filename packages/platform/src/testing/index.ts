@@ -149,4 +149,5 @@ export async function startService<S extends SettingsSpec>(
   };
 }
 export * from './browser.js';
+export * from './csp.js';
 export * from './model-server.js';

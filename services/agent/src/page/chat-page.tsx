@@ -7,7 +7,7 @@
  * a visitor who is not signed in gets the anonymous owner cookie here, so their
  * conversations are theirs alone.
  */
-import type { App, SsoClient } from '@xv/platform';
+import { type App, cspNonce, type SsoClient } from '@xv/platform';
 import type { Child } from 'hono/jsx';
 import { issueOwnerCookie, type Principal, principalOf } from '../principal.js';
 import { CHAT_SCRIPT } from './chat-script.js';
@@ -81,7 +81,7 @@ function WhoAmI({
   );
 }
 
-function ChatPage({ maxMessageChars, who }: { maxMessageChars: number; who: Child }) {
+function ChatPage({ maxMessageChars, who, nonce }: { maxMessageChars: number; who: Child; nonce: string }) {
   return (
     <html lang="en">
       <head>
@@ -118,7 +118,7 @@ function ChatPage({ maxMessageChars, who }: { maxMessageChars: number; who: Chil
           </form>
           <p id="status" role="status" />
         </main>
-        <script dangerouslySetInnerHTML={{ __html: CHAT_SCRIPT }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: CHAT_SCRIPT }} />
       </body>
     </html>
   );
@@ -132,6 +132,8 @@ export function registerChatPage(app: App, options: ChatPageOptions): void {
     if (principal.kind === 'bare') issueOwnerCookie(c, options.sharedDomain);
     const who = <WhoAmI principal={principal} signInUrl={signInUrl} accountUrl={accountUrl} />;
     c.header('cache-control', 'no-store');
-    return c.html(`<!doctype html>${<ChatPage maxMessageChars={options.maxMessageChars} who={who} />}`);
+    return c.html(
+      `<!doctype html>${<ChatPage maxMessageChars={options.maxMessageChars} who={who} nonce={cspNonce(c)} />}`,
+    );
   });
 }

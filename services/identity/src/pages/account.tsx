@@ -177,7 +177,7 @@ function StepUpBanner(props: { view: AccountView }) {
   );
 }
 
-export function AccountPage(props: { view: AccountView }) {
+export function AccountPage(props: { view: AccountView; nonce: string }) {
   const { view } = props;
   const { session } = view;
   const initial = session.user.name.trim().charAt(0).toUpperCase() || '?';
@@ -397,7 +397,7 @@ export function AccountPage(props: { view: AccountView }) {
           </form>
         </section>
       </div>
-      <script dangerouslySetInnerHTML={{ __html: CLIENT_SCRIPT + ACCOUNT_SCRIPT }} />
+      <script nonce={props.nonce} dangerouslySetInnerHTML={{ __html: CLIENT_SCRIPT + ACCOUNT_SCRIPT }} />
     </Layout>
   );
 }

@@ -3,7 +3,7 @@
  * The pages a person uses: `/login` (honours `aal`, `redirect`, `realm`),
  * `/login/2fa`, `/register` and `/account`. Server-rendered, no external assets.
  */
-import { type App, activeMembership, MFA_COOKIE } from '@xv/platform';
+import { type App, activeMembership, cspNonce, MFA_COOKIE } from '@xv/platform';
 import { getCookie } from 'hono/cookie';
 import { findOrganization, findUserById, membersOf } from '../accounts/repository.js';
 import { withQuery } from '../auth/web.js';
@@ -37,6 +37,7 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
         aal={isLevel(aal) ? aal : null}
         realm={realm && REALM_ID.test(realm) ? realm : null}
         signedInAs={session?.view.user.email}
+        nonce={cspNonce(c)}
       />,
       200,
       noStore,
@@ -94,6 +95,7 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
             admin && active ? await listServiceClients(db, session.realmId, active.org_id) : null,
           stepUp,
         }}
+        nonce={cspNonce(c)}
       />,
       200,
       noStore,

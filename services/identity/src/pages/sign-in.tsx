@@ -42,6 +42,7 @@ export function LoginPage(props: {
   aal: string | null;
   realm: string | null;
   signedInAs?: string | undefined;
+  nonce: string;
 }) {
   const wantsPasskey = props.aal === 'AAL3';
   const passkeyButton = (
@@ -85,7 +86,7 @@ export function LoginPage(props: {
           New here? <a href="/register">Start a trial</a>
         </p>
       </section>
-      <script dangerouslySetInnerHTML={{ __html: CLIENT_SCRIPT }} />
+      <script nonce={props.nonce} dangerouslySetInnerHTML={{ __html: CLIENT_SCRIPT }} />
     </Layout>
   );
 }

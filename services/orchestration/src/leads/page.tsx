@@ -13,6 +13,8 @@ export interface LeadPageProps {
   turnstileSiteKey?: string | undefined;
   outcome?: { ok: boolean; message: string } | undefined;
   values?: { name?: string; email?: string; company?: string } | undefined;
+  /** The response's CSP nonce, which every script tag carries. */
+  nonce: string;
 }
 
 const STYLE = `
@@ -77,7 +79,7 @@ const ALTCHA_SCRIPT = `
 })();
 `;
 
-export function LeadPage({ challenge, turnstileSiteKey, outcome, values = {} }: LeadPageProps) {
+export function LeadPage({ challenge, turnstileSiteKey, outcome, values = {}, nonce }: LeadPageProps) {
   return (
     <html lang="en">
       <head>
@@ -86,7 +88,12 @@ export function LeadPage({ challenge, turnstileSiteKey, outcome, values = {} }: 
         <title>Talk to us · XV</title>
         <style>{raw(STYLE)}</style>
         {challenge === 'turnstile' && (
-          <script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>
+          <script
+            nonce={nonce}
+            src="https://challenges.cloudflare.com/turnstile/v0/api.js"
+            async
+            defer
+          ></script>
         )}
       </head>
       <body>
@@ -138,7 +145,7 @@ export function LeadPage({ challenge, turnstileSiteKey, outcome, values = {} }: 
             </p>
           </form>
         </main>
-        {challenge === 'altcha' && <script>{raw(ALTCHA_SCRIPT)}</script>}
+        {challenge === 'altcha' && <script nonce={nonce}>{raw(ALTCHA_SCRIPT)}</script>}
       </body>
     </html>
   );

@@ -203,7 +203,7 @@ const DROP_UI = `
 })();
 `;
 
-export function dropPage(): string {
+export function dropPage(nonce: string): string {
   return page(
     'Verify a proof',
     <>
@@ -220,8 +220,8 @@ export function dropPage(): string {
       <section aria-live="polite" aria-label="Verification result">
         <div id="result" role="status" />
       </section>
-      <script>{raw(VERIFIER_CORE)}</script>
-      <script>{raw(DROP_UI)}</script>
+      <script nonce={nonce}>{raw(VERIFIER_CORE)}</script>
+      <script nonce={nonce}>{raw(DROP_UI)}</script>
     </>,
   );
 }

@@ -3,7 +3,7 @@
  * The public pages: `/verify` (check a proof file in the browser) and
  * `/verify/<receipt_id>` (a receipt's verification, or an attestation's).
  */
-import type { App } from '@xv/platform';
+import { type App, cspNonce } from '@xv/platform';
 import type { Attestations } from '../attestations/attestations.js';
 import { attestationPage, dropPage, notFoundPage, receiptPage } from '../pages/verify-pages.js';
 import type { Receipts } from '../seal/receipts.js';
@@ -13,7 +13,7 @@ const ATTESTATION = /^att_[0-9a-z]{26}$/;
 
 export function registerPages(app: App, o: { receipts: Receipts; attestations: Attestations }) {
   app.get('/', (c) => c.redirect('/verify'));
-  app.get('/verify', (c) => c.html(dropPage()));
+  app.get('/verify', (c) => c.html(dropPage(cspNonce(c))));
   app.get('/verify/:id', async (c) => {
     const id = c.req.param('id');
     if (RECEIPT.test(id)) {
