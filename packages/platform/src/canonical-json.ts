@@ -21,3 +21,15 @@ export function canonicalJson(value: unknown): string {
   if (text === undefined) throw new TypeError('The value has no JSON form.');
   return text;
 }
+
+/** Whether `value` nests objects and arrays at most `maxDepth` deep (checked without recursion, so any input is safe). */
+export function withinJsonDepth(value: unknown, maxDepth: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > maxDepth) return false;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return true;
+}

@@ -5,7 +5,7 @@
  * or size (an object or array nested deeper than 32 levels included) is 400
  * `invalid_input`. Fields the schema does not declare are dropped.
  */
-import { z } from '@xv/platform';
+import { withinJsonDepth, z } from '@xv/platform';
 import { errors } from '../errors.js';
 import { DEFAULT_MAX_STRING, type InputProperty, type InputSpec } from './definition.js';
 
@@ -35,17 +35,7 @@ function propertySchema(property: InputProperty): z.ZodType {
 export const MAX_INPUT_DEPTH = 32;
 const TOO_DEEP = `nested deeper than ${MAX_INPUT_DEPTH} levels`;
 
-function withinDepth(value: unknown): boolean {
-  // Iterative, so a hostile nesting cannot exhaust the stack here either.
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (current === null || typeof current !== 'object') continue;
-    if (depth > MAX_INPUT_DEPTH) return false;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
-  }
-  return true;
-}
+const withinDepth = (value: unknown) => withinJsonDepth(value, MAX_INPUT_DEPTH);
 
 const isBlank = (value: unknown) =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '');

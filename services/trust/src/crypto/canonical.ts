@@ -4,7 +4,7 @@
  * its RFC 8785 (JCS) canonical form. Hashes are written `sha256-<lowercase hex>`.
  */
 import { createHash } from 'node:crypto';
-import canonicalizeModule from 'canonicalize';
+import { canonicalJson, withinJsonDepth } from '@xv/platform';
 import { errors } from '../errors.js';
 
 /** Deeper JSON than this is refused before canonicalisation (which recurses). */
@@ -12,18 +12,10 @@ export const MAX_JSON_DEPTH = 64;
 
 const encoder = new TextEncoder();
 
-type Canonicalize = (value: unknown) => string | undefined;
-// A CommonJS module: its export is the function itself, whatever the typings say.
-const canonicalize: Canonicalize =
-  (canonicalizeModule as unknown as { default?: Canonicalize }).default ??
-  (canonicalizeModule as unknown as Canonicalize);
-
 /** RFC 8785 bytes of a JSON value. */
 export function canonicalBytes(value: unknown): Uint8Array {
   assertJsonDepth(value);
-  const text = canonicalize(value);
-  if (text === undefined) throw new TypeError('The value has no JSON form.');
-  return encoder.encode(text);
+  return encoder.encode(canonicalJson(value));
 }
 
 /** The bytes of a sealed `output` or `input`: a string as UTF-8, anything else as RFC 8785. */
@@ -52,13 +44,6 @@ export function digestOf(tagged: unknown): Uint8Array | null {
 
 /** Refuses (400 `too_deep`) a value nested deeper than MAX_JSON_DEPTH, before anything recursive sees it. */
 export function assertJsonDepth(value: unknown) {
-  // Iterative, so a hostile nesting cannot exhaust the stack here either.
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (current === null || typeof current !== 'object') continue;
-    if (depth > MAX_JSON_DEPTH)
-      throw errors.too_deep(`JSON values may be nested at most ${MAX_JSON_DEPTH} deep.`);
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
-  }
+  if (!withinJsonDepth(value, MAX_JSON_DEPTH))
+    throw errors.too_deep(`JSON values may be nested at most ${MAX_JSON_DEPTH} deep.`);
 }
