@@ -14,6 +14,7 @@ import {
   SESSION_COOKIE,
   type ServiceContext,
   type Settings,
+  serviceOrigins,
 } from '@xv/platform';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
@@ -23,6 +24,7 @@ import type { IdentityDb, Tables } from './db.js';
 import { errors } from './errors.js';
 import { loadIdentityKek } from './kek.js';
 import { sealPlaintextTotpSecrets } from './mfa/totp.js';
+import type { RedirectPolicy } from './redirects.js';
 import { RevocationEpoch } from './revocations/epoch.js';
 import { verifyServiceToken } from './service-clients/repository.js';
 import { type SessionRecord, SessionStore } from './sessions/store.js';
@@ -57,6 +59,8 @@ export interface IdentityContext {
   /** Public base URL of this service, without a trailing slash. */
   identityUrl: string;
   ownOrigin: string;
+  /** Which redirect targets lead to XV (redirects.ts). */
+  redirectPolicy: RedirectPolicy;
   sessions: SessionStore;
   /** This process's view of the revocation epoch; `read()` it after committing a bump. */
   revocations: RevocationEpoch;
@@ -114,6 +118,7 @@ export async function createIdentityContext(
   await sealPlaintextTotpSecrets(db, kek);
   const currentSession = (c: Context) => sessions.resolve(getCookie(c, SESSION_COOKIE));
   const identityUrl = settings.services.identity.url;
+  const ownOrigin = new URL(identityUrl).origin;
   const guard = new AuthGuard(
     { sessionOf: async (c) => (await currentSession(c))?.view ?? null },
     { verify: (token) => verifyServiceToken(db, token) },
@@ -130,7 +135,12 @@ export async function createIdentityContext(
     config,
     sharedDomain: settings.sharedDomain,
     identityUrl,
-    ownOrigin: new URL(identityUrl).origin,
+    ownOrigin,
+    redirectPolicy: {
+      ownOrigin,
+      allowedOrigins: serviceOrigins(settings.services),
+      sharedDomain: settings.sharedDomain,
+    },
     sessions,
     revocations,
     limiters,

@@ -62,7 +62,7 @@ async function isLockedOut(identity: IdentityContext, keys: { account: string; i
 export function registerAuthRoutes(app: App, identity: IdentityContext) {
   const { db } = identity;
   const trustProxy = identity.service.settings.trustProxy;
-  const redirectOf = (value: unknown) => safeRedirect(value, identity.sharedDomain, identity.ownOrigin);
+  const redirectOf = (value: unknown) => safeRedirect(value, identity.redirectPolicy);
 
   app.post('/api/auth/register', async (c) => {
     const form = await readForm(c);

@@ -180,7 +180,7 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
       await consumeOrReject(identity.limiters.ip, ip).catch(() => {});
       throw errors.passkey_rejected();
     }
-    const redirect = safeRedirect(body.redirect, identity.sharedDomain, identity.ownOrigin) ?? '/account';
+    const redirect = safeRedirect(body.redirect, identity.redirectPolicy) ?? '/account';
     const aal = await finishPasskeySignIn(identity, c, result);
     return c.json({ ok: true as const, aal, redirect }, 200);
   });
