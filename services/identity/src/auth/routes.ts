@@ -6,7 +6,16 @@
  * | POST /api/auth/2fa      | code (xv_mfa cookie)            | `/account` or the redirect, or `/login/2fa?error=1` |
  * | POST /api/auth/logout   | (xv_session cookie)             | `/login` |
  */
-import { type App, clientIp, consumeOrReject, isLimited, MFA_COOKIE, SESSION_COOKIE, z } from '@xv/platform';
+import {
+  type App,
+  clientIp,
+  consumeOrReject,
+  isLimited,
+  MFA_COOKIE,
+  SESSION_COOKIE,
+  sameSiteOnly,
+  z,
+} from '@xv/platform';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import {
@@ -63,6 +72,10 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
   const { db } = identity;
   const trustProxy = identity.service.settings.trustProxy;
   const redirectOf = (value: unknown) => safeRedirect(value, identity.redirectPolicy);
+  // Login CSRF: a foreign page must not sign the visitor in to an account of its choosing.
+  const fromXvOnly = sameSiteOnly(identity.redirectPolicy);
+  app.use('/api/auth/login', fromXvOnly);
+  app.use('/api/auth/register', fromXvOnly);
 
   app.post('/api/auth/register', async (c) => {
     const form = await readForm(c);
