@@ -20,6 +20,7 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { prepareDummyHash } from './accounts/passwords.js';
 import { findOrganization } from './accounts/repository.js';
+import { SignInThrottle } from './auth/throttle.js';
 import type { IdentityDb, Tables } from './db.js';
 import { errors } from './errors.js';
 import { loadIdentityKek } from './kek.js';
@@ -33,10 +34,10 @@ import type { identitySettings } from './settings.js';
 export type IdentityConfig = Settings<typeof identitySettings>;
 
 export interface IdentityLimiters {
-  /** Failed passwords and second factors per account (`<realm>:<email>`, `mfa:<user id>`). */
+  /** Wrong codes a signed-in person enters while managing 2FA (`mfa:<user id>`). */
   account: RateLimiter;
-  /** Failed sign-ins per client IP. */
-  ip: RateLimiter;
+  /** Failed passkey sign-ins per client IP (password failures never count here). */
+  passkey: RateLimiter;
   /** Registrations per client IP. */
   registration: RateLimiter;
 }
@@ -65,6 +66,8 @@ export interface IdentityContext {
   /** This process's view of the revocation epoch; `read()` it after committing a bump. */
   revocations: RevocationEpoch;
   limiters: IdentityLimiters;
+  /** Waits after failed password and second-factor sign-ins (auth/throttle.ts). */
+  signIn: SignInThrottle;
   /** "Session, or service token with scope X for that organization", checked against this database. */
   guard: AuthGuard;
   /** Parts that hold something a membership vouched for (credentials) listen here. */
@@ -102,8 +105,8 @@ export async function createIdentityContext(
       points: config.accountMaxFailures,
       ...failures,
     }),
-    ip: await createRateLimiter(service.database, {
-      keyPrefix: 'identity-ip',
+    passkey: await createRateLimiter(service.database, {
+      keyPrefix: 'identity-passkey-ip',
       points: config.ipMaxFailures,
       ...failures,
     }),
@@ -113,6 +116,16 @@ export async function createIdentityContext(
       durationSeconds: 3600,
     }),
   };
+  const signIn = await SignInThrottle.create(
+    service.database,
+    {
+      freeFailures: config.accountMaxFailures,
+      maxWaitSeconds: config.lockoutSeconds,
+      addressMaxFailures: config.ipMaxFailures,
+      accountMaxFailures: config.accountSafetyFailures,
+    },
+    service.logger,
+  );
   await prepareDummyHash();
   const kek = loadIdentityKek(config.kek, settings.dataDir);
   await sealPlaintextTotpSecrets(db, kek);
@@ -144,6 +157,7 @@ export async function createIdentityContext(
     sessions,
     revocations,
     limiters,
+    signIn,
     guard,
     kek,
     onMembershipChanged: (listener) => void membershipListeners.push(listener),
