@@ -14,15 +14,18 @@ import {
   SESSION_COOKIE,
   type ServiceContext,
   type Settings,
+  serviceOrigins,
 } from '@xv/platform';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { prepareDummyHash } from './accounts/passwords.js';
 import { findOrganization } from './accounts/repository.js';
+import { SignInThrottle } from './auth/throttle.js';
 import type { IdentityDb, Tables } from './db.js';
 import { errors } from './errors.js';
 import { loadIdentityKek } from './kek.js';
 import { sealPlaintextTotpSecrets } from './mfa/totp.js';
+import type { RedirectPolicy } from './redirects.js';
 import { RevocationEpoch } from './revocations/epoch.js';
 import { verifyServiceToken } from './service-clients/repository.js';
 import { type SessionRecord, SessionStore } from './sessions/store.js';
@@ -31,10 +34,10 @@ import type { identitySettings } from './settings.js';
 export type IdentityConfig = Settings<typeof identitySettings>;
 
 export interface IdentityLimiters {
-  /** Failed passwords and second factors per account (`<realm>:<email>`, `mfa:<user id>`). */
+  /** Wrong codes a signed-in person enters while managing 2FA (`mfa:<user id>`). */
   account: RateLimiter;
-  /** Failed sign-ins per client IP. */
-  ip: RateLimiter;
+  /** Failed passkey sign-ins per client IP (password failures never count here). */
+  passkey: RateLimiter;
   /** Registrations per client IP. */
   registration: RateLimiter;
 }
@@ -57,10 +60,14 @@ export interface IdentityContext {
   /** Public base URL of this service, without a trailing slash. */
   identityUrl: string;
   ownOrigin: string;
+  /** Which redirect targets lead to XV (redirects.ts). */
+  redirectPolicy: RedirectPolicy;
   sessions: SessionStore;
   /** This process's view of the revocation epoch; `read()` it after committing a bump. */
   revocations: RevocationEpoch;
   limiters: IdentityLimiters;
+  /** Waits after failed password and second-factor sign-ins (auth/throttle.ts). */
+  signIn: SignInThrottle;
   /** "Session, or service token with scope X for that organization", checked against this database. */
   guard: AuthGuard;
   /** Parts that hold something a membership vouched for (credentials) listen here. */
@@ -98,8 +105,8 @@ export async function createIdentityContext(
       points: config.accountMaxFailures,
       ...failures,
     }),
-    ip: await createRateLimiter(service.database, {
-      keyPrefix: 'identity-ip',
+    passkey: await createRateLimiter(service.database, {
+      keyPrefix: 'identity-passkey-ip',
       points: config.ipMaxFailures,
       ...failures,
     }),
@@ -109,11 +116,22 @@ export async function createIdentityContext(
       durationSeconds: 3600,
     }),
   };
+  const signIn = await SignInThrottle.create(
+    service.database,
+    {
+      freeFailures: config.accountMaxFailures,
+      maxWaitSeconds: config.lockoutSeconds,
+      addressMaxFailures: config.ipMaxFailures,
+      accountMaxFailures: config.accountSafetyFailures,
+    },
+    service.logger,
+  );
   await prepareDummyHash();
   const kek = loadIdentityKek(config.kek, settings.dataDir);
   await sealPlaintextTotpSecrets(db, kek);
   const currentSession = (c: Context) => sessions.resolve(getCookie(c, SESSION_COOKIE));
   const identityUrl = settings.services.identity.url;
+  const ownOrigin = new URL(identityUrl).origin;
   const guard = new AuthGuard(
     { sessionOf: async (c) => (await currentSession(c))?.view ?? null },
     { verify: (token) => verifyServiceToken(db, token) },
@@ -130,10 +148,16 @@ export async function createIdentityContext(
     config,
     sharedDomain: settings.sharedDomain,
     identityUrl,
-    ownOrigin: new URL(identityUrl).origin,
+    ownOrigin,
+    redirectPolicy: {
+      ownOrigin,
+      allowedOrigins: serviceOrigins(settings.services),
+      sharedDomain: settings.sharedDomain,
+    },
     sessions,
     revocations,
     limiters,
+    signIn,
     guard,
     kek,
     onMembershipChanged: (listener) => void membershipListeners.push(listener),

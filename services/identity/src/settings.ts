@@ -24,11 +24,20 @@ export const identitySettings = {
     'XV_IDENTITY_REVOCATION_HOLD_SECONDS',
     z.coerce.number().int().min(1).max(30).default(25),
   ),
-  /** Failed sign-ins (password or second factor) per account before it is locked. */
+  /**
+   * Failed sign-ins (password or second factor) for one account from one address, or one known device, before
+   * each further try from there must wait (1 s, then doubling); also wrong codes a signed-in person may enter
+   * while managing 2FA before that is refused for `lockoutSeconds`.
+   */
   accountMaxFailures: setting('XV_IDENTITY_ACCOUNT_MAX_FAILURES', count(5)),
-  /** Failed sign-ins per client IP before that IP is locked. */
+  /** Failed sign-ins per client IP, over all accounts, before that IP is refused (passkeys count apart). */
   ipMaxFailures: setting('XV_IDENTITY_IP_MAX_FAILURES', count(50)),
-  /** The window in which failures are counted, and the length of a lockout. */
+  /**
+   * Failed sign-ins of one account from everywhere but its known devices before sign-ins from anywhere but its
+   * known devices are refused: a safety net far above what one person mistypes.
+   */
+  accountSafetyFailures: setting('XV_IDENTITY_ACCOUNT_SAFETY_FAILURES', count(100)),
+  /** The longest wait after failed sign-ins, and the window and refusal length of the per-IP and account-wide limits. */
   lockoutSeconds: setting('XV_IDENTITY_LOCKOUT_SECONDS', seconds(15 * 60)),
   /** Registrations per client IP and hour. */
   registrationsPerIpHour: setting('XV_IDENTITY_REGISTRATIONS_PER_IP_HOUR', count(30)),

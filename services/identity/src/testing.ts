@@ -43,7 +43,7 @@
  *   `present(sdjwt, { nonce, aud })` adds a Key Binding JWT; `publicJwk` is its key
  *   (testing/wallet.ts).
  */
-import type { Database } from '@xv/platform';
+import type { Database, Logger } from '@xv/platform';
 import { type RunningService, startService } from '@xv/platform/testing';
 import { totpCode } from './mfa/totp.js';
 import { identityService } from './service.js';
@@ -63,8 +63,10 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 export function startIdentity(
   database: Database,
   env: Record<string, string | undefined> = {},
+  options: { logger?: Logger } = {},
 ): Promise<RunningService> {
   return startService(identityService, {
+    ...options,
     database,
     env: {
       XV_IDENTITY_REGISTRATIONS_PER_IP_HOUR: '100000',

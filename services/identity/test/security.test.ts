@@ -92,7 +92,7 @@ describeEachDatabase('session security', (target) => {
     expect((await svc.fetch('/api/session', { headers: { cookie } })).status).toBe(200);
   });
 
-  it('brute force: after too many wrong passwords the account is locked, even for the right password', async () => {
+  it('brute force: after five wrong passwords from one address it must wait, even with the right password', async () => {
     const address = email('brute');
     await signUp(svc.url, { email: address, password: 'secret1', name: 'B', orgName: 'O' });
     for (let i = 0; i < 5; i += 1) {
@@ -105,7 +105,7 @@ describeEachDatabase('session security', (target) => {
     expect(setCookie(locked, 'xv_session')).toBeUndefined();
   });
 
-  it('brute force: unknown e-mails are locked the same way (no hint that an account exists)', async () => {
+  it('brute force: unknown e-mails wait the same way (no hint that an account exists)', async () => {
     const ghost = email('ghost');
     for (let i = 0; i < 5; i += 1) await postForm(svc, '/api/auth/login', { email: ghost, password: 'x' });
     expect(location(await postForm(svc, '/api/auth/login', { email: ghost, password: 'x' }))).toBe(
@@ -113,7 +113,7 @@ describeEachDatabase('session security', (target) => {
     );
   });
 
-  it('brute force: wrong 2FA codes lock the second step', async () => {
+  it('brute force: wrong 2FA codes make the second step wait', async () => {
     const address = email('otp');
     const first = await signUp(svc.url, { email: address, password: 'secret1', name: 'O', orgName: 'O' });
     const { secret } = await enableTotp(svc.url, first.cookie);

@@ -5,7 +5,8 @@ import { enableTotp, signUp, startIdentity } from '../src/testing.js';
 import { email, location } from './helpers.js';
 
 const OWN = 'https://id.xv.test';
-const allowed = (value: string) => safeRedirect(value, 'xv.test', OWN);
+const allowed = (value: string) =>
+  safeRedirect(value, { ownOrigin: OWN, allowedOrigins: [], sharedDomain: 'xv.test' });
 
 describe('redirect targets', () => {
   it.each([

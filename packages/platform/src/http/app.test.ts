@@ -9,7 +9,7 @@ beforeAll(async () => {
   const database = await openDatabase({ service: 'sample', dataDir: tempDir() });
   service = await startService(sampleService, {
     database,
-    env: { XV_SHARED_DOMAIN: 'xv.test', XV_BODY_LIMIT_BYTES: '2048' },
+    env: { XV_SHARED_DOMAIN: 'xv.test', XV_BODY_LIMIT_BYTES: '2048', XV_KB_URL: 'https://kb.elsewhere.test' },
   });
 });
 
@@ -225,6 +225,19 @@ describe('CSRF protection', () => {
       403,
       'forbidden_origin',
     );
+  });
+
+  it('accepts the write from another service at its configured URL, outside the shared domain', async () => {
+    const response = await service.fetch('/api/shared/write', {
+      method: 'POST',
+      headers: { ...cookie, origin: 'https://kb.elsewhere.test' },
+    });
+    expect(response.status).toBe(200);
+    const lookalike = await service.fetch('/api/shared/write', {
+      method: 'POST',
+      headers: { ...cookie, origin: 'https://kb.elsewhere.test.evil.test' },
+    });
+    await expectError(lookalike, 403, 'forbidden_origin');
   });
 
   it('lets writes without cookies through (bearer clients cannot ride a session)', async () => {

@@ -23,7 +23,7 @@ import { csrfProtection } from './csrf.js';
 import { renderDocsPage } from './docs-page.js';
 import { AppError, platformErrors } from './errors.js';
 import { createHttpMetrics } from './metrics.js';
-import { sharedDomainSources } from './origins.js';
+import { serviceOrigins, sharedDomainSources } from './origins.js';
 
 export interface AppVariables extends CspVariables {
   requestId: string;
@@ -102,7 +102,13 @@ export function createApp(options: CreateAppOptions) {
     }),
   );
   app.use(closeAfterUnreadBody);
-  app.use(csrfProtection({ sharedDomain: settings.sharedDomain, ownOrigin }));
+  app.use(
+    csrfProtection({
+      sharedDomain: settings.sharedDomain,
+      ownOrigin,
+      allowedOrigins: serviceOrigins(settings.services),
+    }),
+  );
 
   app.get('/healthz', (c) => c.json({ ok: true, service }));
   app.get('/readyz', async (c) =>

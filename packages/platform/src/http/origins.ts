@@ -32,6 +32,25 @@ export function isSharedDomainOrigin(origin: string | undefined | null, sharedDo
   return isHostUnderDomain(url.hostname, sharedDomain);
 }
 
+/** The origins of XV's services at their configured URLs (`XV_<SERVICE>_URL`). */
+export function serviceOrigins(services: Record<string, { url: string }>): string[] {
+  return [...new Set(Object.values(services).map((service) => new URL(service.url).origin))];
+}
+
+/**
+ * True when a browser `Origin` header names an XV site: one of `allowedOrigins` (the
+ * services' configured origins), or a site under the shared domain.
+ */
+export function isXvOrigin(
+  origin: string | undefined | null,
+  options: { sharedDomain: string; allowedOrigins?: readonly string[] },
+): boolean {
+  if (!origin || origin === 'null') return false;
+  return (
+    options.allowedOrigins?.includes(origin) === true || isSharedDomainOrigin(origin, options.sharedDomain)
+  );
+}
+
 /** CSP source expressions for every site under the shared domain. */
 export function sharedDomainSources(sharedDomain: string): string[] {
   if (isLocalhostDomain(sharedDomain)) return ['http://localhost:*', 'http://127.0.0.1:*'];

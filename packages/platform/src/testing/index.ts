@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe } from 'vitest';
 import { type Database, type DialectName, openDatabase } from '../db/database.js';
 import { listen } from '../http/server.js';
+import type { Logger } from '../logger.js';
 import { type BuiltService, buildService, type ServiceDefinition } from '../service.js';
 import { SERVICES } from '../services.js';
 import type { Settings, SettingsSpec } from '../settings/settings.js';
@@ -119,7 +120,7 @@ const TEST_INTERNAL_TOKEN = randomBytes(32).toString('hex');
 /** Builds a service on `database` and serves it on a free loopback port. */
 export async function startService<S extends SettingsSpec>(
   definition: ServiceDefinition<S>,
-  options: { database: Database; env?: Record<string, string | undefined> },
+  options: { database: Database; env?: Record<string, string | undefined>; logger?: Logger },
 ): Promise<RunningService<Settings<S>>> {
   const port = await freePort();
   const key = SERVICES[definition.name].envKey;
@@ -132,7 +133,11 @@ export async function startService<S extends SettingsSpec>(
     [`XV_${key}_PORT`]: String(port),
     [`XV_${key}_URL`]: url,
   };
-  const built = await buildService(definition, { env, database: options.database });
+  const built = await buildService(definition, {
+    env,
+    database: options.database,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const server = await listen(built.app, port, '127.0.0.1');
   let stopped: Promise<void> | undefined;
   const stop = () => {

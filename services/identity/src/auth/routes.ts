@@ -2,11 +2,21 @@
  * @module auth/routes
  * The sign-in form posts of the spec, each answering 303:
  * | POST /api/auth/register | email, password, name, orgName | `/account`, or `/register?error=invalid|exists` |
- * | POST /api/auth/login    | email, password, realm          | `/account` or the redirect, `/login/2fa`, or `/login?error=1` |
+ * | POST /api/auth/login    | email, password, realm          | `/account` or the redirect, `/login/2fa`, `/login?error=1`, or `?error=locked` with `Retry-After` |
  * | POST /api/auth/2fa      | code (xv_mfa cookie)            | `/account` or the redirect, or `/login/2fa?error=1` |
  * | POST /api/auth/logout   | (xv_session cookie)             | `/login` |
+ * Sign-in and registration refuse cross-site form posts (login CSRF); failed sign-ins make their source wait
+ * (auth/throttle.ts).
  */
-import { type App, clientIp, consumeOrReject, isLimited, MFA_COOKIE, SESSION_COOKIE, z } from '@xv/platform';
+import {
+  type App,
+  clientIp,
+  consumeOrReject,
+  MFA_COOKIE,
+  SESSION_COOKIE,
+  sameSiteOnly,
+  z,
+} from '@xv/platform';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import {
@@ -28,6 +38,7 @@ import { useRecoveryCode } from '../mfa/recovery.js';
 import { acceptTotp, openTotpSecret, TOTP_CODE } from '../mfa/totp.js';
 import { safeRedirect } from '../redirects.js';
 import { isLevel } from '../sessions/assurance.js';
+import { knownDevice } from './devices.js';
 import {
   clearMfaCookie,
   clearSessionCookies,
@@ -46,23 +57,14 @@ const registration = z.object({
 
 const REALM_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
-/** Spends a failure point; a limiter already at zero throws, which is what we want to record, not surface. */
-async function recordFailure(identity: IdentityContext, keys: { account: string; ip: string }) {
-  await consumeOrReject(identity.limiters.account, keys.account).catch(() => {});
-  await consumeOrReject(identity.limiters.ip, keys.ip).catch(() => {});
-}
-
-async function isLockedOut(identity: IdentityContext, keys: { account: string; ip: string }) {
-  return (
-    (await isLimited(identity.limiters.account, keys.account)) !== null ||
-    (await isLimited(identity.limiters.ip, keys.ip)) !== null
-  );
-}
-
 export function registerAuthRoutes(app: App, identity: IdentityContext) {
   const { db } = identity;
   const trustProxy = identity.service.settings.trustProxy;
-  const redirectOf = (value: unknown) => safeRedirect(value, identity.sharedDomain, identity.ownOrigin);
+  const redirectOf = (value: unknown) => safeRedirect(value, identity.redirectPolicy);
+  // Login CSRF: a foreign page must not sign the visitor in to an account of its choosing.
+  const fromXvOnly = sameSiteOnly(identity.redirectPolicy);
+  app.use('/api/auth/login', fromXvOnly);
+  app.use('/api/auth/register', fromXvOnly);
 
   app.post('/api/auth/register', async (c) => {
     const form = await readForm(c);
@@ -117,16 +119,25 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
       !REALM_ID.test(realmId)
     )
       return back('1');
-    const keys = { account: `${realmId}:${normalizeEmail(email)}`, ip: clientIp(c, trustProxy) };
-    if (await isLockedOut(identity, keys)) return back('locked');
-
     const user = await findUserByEmail(db, realmId, email);
+    const attempt = {
+      account: `${realmId}:${normalizeEmail(email)}`,
+      address: clientIp(c, trustProxy),
+      device: knownDevice(identity, c, user?.id),
+      realmId,
+      userId: user?.id ?? null,
+    };
+    const wait = await identity.signIn.waitFor(attempt);
+    if (wait !== null) {
+      c.header('Retry-After', String(wait));
+      return back('locked');
+    }
     // A disabled account gets the answer of a wrong password: the form does not reveal its state.
     if (!(await verifyPassword(user?.password_hash, password)) || !user || user.disabled_at !== null) {
-      await recordFailure(identity, keys);
+      await identity.signIn.failed(attempt);
       return back('1');
     }
-    await identity.limiters.account.delete(keys.account);
+    await identity.signIn.succeeded(attempt);
     if (user.totp_secret) {
       const token = await createMfaChallenge(db, { realmId, userId: user.id, redirect, wantedAal });
       setMfaCookie(identity, c, token);
@@ -150,8 +161,18 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
     }
     const form = await readForm(c);
     const code = form.code?.trim() ?? '';
-    const keys = { account: `mfa:${challenge.user_id}`, ip: clientIp(c, trustProxy) };
-    if (await isLockedOut(identity, keys)) return c.redirect('/login/2fa?error=locked', 303);
+    const attempt = {
+      account: `mfa:${challenge.user_id}`,
+      address: clientIp(c, trustProxy),
+      device: knownDevice(identity, c, challenge.user_id),
+      realmId: challenge.realm_id,
+      userId: challenge.user_id,
+    };
+    const wait = await identity.signIn.waitFor(attempt);
+    if (wait !== null) {
+      c.header('Retry-After', String(wait));
+      return c.redirect('/login/2fa?error=locked', 303);
+    }
     const user = await findUserById(db, challenge.user_id);
     if (!user?.totp_secret || user.disabled_at !== null) return c.redirect('/login?error=expired', 303);
     const accepted =
@@ -161,10 +182,10 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
         ? await acceptTotp(db, user.id, openTotpSecret(identity.kek, user.id, user.totp_secret), code)
         : await useRecoveryCode(db, user.id, code));
     if (!accepted) {
-      await recordFailure(identity, keys);
+      await identity.signIn.failed(attempt);
       return c.redirect('/login/2fa?error=1', 303);
     }
-    await identity.limiters.account.delete(keys.account);
+    await identity.signIn.succeeded(attempt);
     await deleteMfaChallenge(db, challenge.token_hash);
     clearMfaCookie(identity, c);
     return finishSignIn(identity, c, {

@@ -13,6 +13,7 @@ import { MFA_CHALLENGE_SECONDS } from '../mfa/challenges.js';
 import { type PasskeySignIn, passkeyAmr, passkeyAssurance } from '../passkeys/webauthn.js';
 import { higherLevel, meetsLevel, mergeAmr } from '../sessions/assurance.js';
 import type { SessionRecord } from '../sessions/store.js';
+import { rememberDevice } from './devices.js';
 
 /** The string fields of a form post; anything else (files, a non-form body) is ignored. */
 export async function readForm(c: Context): Promise<Record<string, string>> {
@@ -78,6 +79,7 @@ export async function finishSignIn(identity: IdentityContext, c: Context, signIn
   await identity.sessions.revoke(getCookie(c, SESSION_COOKIE));
   const { token } = await identity.sessions.create(signIn);
   setSessionCookie(identity, c, token);
+  rememberDevice(identity, c, signIn.userId);
   if (signIn.wantedAal && !meetsLevel(signIn.aal, signIn.wantedAal)) {
     return c.redirect(withQuery('/account', { stepup: signIn.wantedAal, redirect: signIn.redirect }), 303);
   }
@@ -120,5 +122,6 @@ export async function finishPasskeySignIn(identity: IdentityContext, c: Context,
     ...proof,
   });
   setSessionCookie(identity, c, token);
+  rememberDevice(identity, c, passkey.userId);
   return proof.aal;
 }

@@ -94,6 +94,8 @@ export interface WalletTokensTable {
 
 export interface WalletNoncesTable {
   nonce_hash: string;
+  /** SHA-256 of the access token the nonce was issued with; null: issued to a wallet that showed none. */
+  token_hash: string | null;
   created_at: number;
   expires_at: number;
   used_at: number | null;

@@ -11,6 +11,7 @@ import { serviceClients } from './0004_service_clients.js';
 import { organizationSettings } from './0005_organization_settings.js';
 import { accessRevocations } from './0006_access_revocations.js';
 import { credentials } from './0100_credentials.js';
+import { walletNonceBinding } from './0101_wallet_nonce_binding.js';
 
 export const migrations: Migrations = {
   '0001_accounts': accounts,
@@ -20,4 +21,5 @@ export const migrations: Migrations = {
   '0005_organization_settings': organizationSettings,
   '0006_access_revocations': accessRevocations,
   '0100_credentials': credentials,
+  '0101_wallet_nonce_binding': walletNonceBinding,
 };

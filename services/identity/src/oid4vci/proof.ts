@@ -3,7 +3,8 @@
  * The wallet's proof of possession (OpenID4VCI `jwt` proof type): a JWT of `typ`
  * `openid4vci-proof+jwt`, ES256, with the wallet's public key in the header
  * (`jwk`), addressed to this issuer (`aud`), freshly issued (`iat`), carrying a
- * nonce of ours that has not been used. The key it proves becomes the credential's
+ * nonce of ours that has not been used and was issued with the request's access
+ * token (or with none). The key it proves becomes the credential's
  * `cnf.jwk`.
  */
 import { ALLOWED_ALGS, importPublicJwk, type PublicJwk, parseJws, verifyEs256 } from '../credentials/jws.js';
@@ -15,7 +16,13 @@ export const PROOF_TYP = 'openid4vci-proof+jwt';
 /** How old a proof may be, seconds. */
 export const PROOF_MAX_AGE_SECONDS = 300;
 
-export async function checkProof(jwt: string, issuerUrl: string, wallet: WalletIssuance): Promise<PublicJwk> {
+/** The proof's holder key, after checking the proof was made for this issuer and for the access token `tokenHash`. */
+export async function checkProof(
+  jwt: string,
+  issuerUrl: string,
+  wallet: WalletIssuance,
+  tokenHash: string,
+): Promise<PublicJwk> {
   const proof = parseJws(jwt);
   if (!proof) throw invalidProof('The proof is not a compact JWT.');
   const { header, payload } = proof;
@@ -33,9 +40,12 @@ export async function checkProof(jwt: string, issuerUrl: string, wallet: WalletI
   const iat = payload.iat;
   if (typeof iat !== 'number' || iat > now + CLOCK_SKEW_SECONDS || iat < now - PROOF_MAX_AGE_SECONDS)
     throw invalidProof('The proof is not fresh (iat).');
-  if (typeof payload.nonce !== 'string' || !(await wallet.consumeNonce(payload.nonce)))
-    throw new OAuthError(400, 'invalid_nonce', 'The proof nonce is unknown, expired or already used.', {
-      c_nonce: await wallet.newNonce(),
-    });
+  if (typeof payload.nonce !== 'string' || !(await wallet.consumeNonce(payload.nonce, tokenHash)))
+    throw new OAuthError(
+      400,
+      'invalid_nonce',
+      'The proof nonce is unknown, expired, already used or was issued with another access token.',
+      { c_nonce: await wallet.newNonce(tokenHash) },
+    );
   return holder.jwk;
 }

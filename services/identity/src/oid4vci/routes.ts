@@ -4,7 +4,7 @@
  * | GET  /.well-known/openid-credential-issuer   | none    | | credential issuer metadata |
  * | GET  /.well-known/oauth-authorization-server | none    | | authorization server metadata |
  * | POST /api/oid4vci/token                      | none    | form or JSON: `grant_type*`, `pre-authorized_code*`, `tx_code` | wallet token response |
- * | POST /api/oid4vci/nonce                      | none    | | `{c_nonce}` |
+ * | POST /api/oid4vci/nonce                      | none, or bearer access token | | `{c_nonce}`, bound to the token when one is shown |
  * | POST /api/oid4vci/credential                 | bearer access token | `{credential_configuration_id*, proof | proofs}` | wallet credential response |
  * The wallet endpoints answer errors as OAuth does: `{error, error_description}`.
  */
@@ -31,7 +31,12 @@ import type { SessionRecord } from '../sessions/store.js';
 import { authorizationServerMetadata, credentialIssuerMetadata } from './metadata.js';
 import { invalidRequest, invalidToken, OAuthError } from './oauth-error.js';
 import { checkProof } from './proof.js';
-import { type CredentialOfferResult, PRE_AUTHORIZED_GRANT } from './wallet.js';
+import {
+  type CredentialOfferResult,
+  PRE_AUTHORIZED_GRANT,
+  type WalletIssuance,
+  type WalletToken,
+} from './wallet.js';
 
 const offerRoute = createRoute({
   method: 'post',
@@ -70,6 +75,12 @@ function oauthError(c: Context, error: unknown) {
   const headers: Record<string, string> = { ...NO_STORE };
   if (error.status === 401) headers['WWW-Authenticate'] = `Bearer error="${error.error}"`;
   return c.json(error.toJSON(), error.status, headers);
+}
+
+/** The live wallet access token of the request's `Authorization` header, or undefined. */
+async function accessTokenOf(c: Context, wallet: WalletIssuance): Promise<WalletToken | undefined> {
+  const match = /^(?:Bearer|DPoP)\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+  return match ? wallet.token(match[1]!) : undefined;
 }
 
 /** The token request's fields, form-encoded (as OAuth says) or JSON (as some wallets send). */
@@ -242,14 +253,14 @@ export async function registerWalletRoutes(app: App, ctx: CredentialsContext) {
         NO_STORE,
       );
     }
-    return c.json({ c_nonce: await wallet.newNonce() }, 200, NO_STORE);
+    // A wallet that shows its access token gets a nonce good for that token only.
+    const token = await accessTokenOf(c, wallet);
+    return c.json({ c_nonce: await wallet.newNonce(token?.token_hash ?? null) }, 200, NO_STORE);
   });
 
   app.post('/api/oid4vci/credential', async (c) => {
     try {
-      const header = c.req.header('authorization') ?? '';
-      const match = /^(?:Bearer|DPoP)\s+(\S+)$/i.exec(header);
-      const token = match ? await wallet.token(match[1]!) : undefined;
+      const token = await accessTokenOf(c, wallet);
       if (!token) throw invalidToken('The access token is missing, unknown or expired.');
       const request = await readJsonObject(c);
       const type = configurationOf(request, baseUrl);
@@ -260,7 +271,7 @@ export async function registerWalletRoutes(app: App, ctx: CredentialsContext) {
           'unknown_credential_configuration',
           'The offer behind this access token does not include that credential.',
         );
-      const holderJwk = await checkProof(proofJwtOf(request), baseUrl, wallet);
+      const holderJwk = await checkProof(proofJwtOf(request), baseUrl, wallet, token.token_hash);
       const subject = await walletSubject(identity.db, baseUrl, type, token).catch((error: unknown) => {
         throw new OAuthError(
           400,

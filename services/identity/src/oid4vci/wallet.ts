@@ -2,7 +2,8 @@
  * @module oid4vci/wallet
  * The pre-authorized code flow of OpenID4VCI, without HTTP: credential offers
  * (with an optional 4-digit PIN, `tx_code`), the one-time exchange of a code for
- * an access token, and single-use nonces (`c_nonce`). Codes, PINs, tokens and
+ * an access token, and single-use nonces (`c_nonce`), each good only with the access
+ * token it was issued with. Codes, PINs, tokens and
  * nonces are stored only as SHA-256 hashes; every "use once" is one conditional
  * UPDATE, so two racing requests cannot both win, and the state survives restarts.
  */
@@ -176,7 +177,7 @@ export class WalletIssuance {
       access_token: accessToken,
       token_type: 'bearer',
       expires_in: ACCESS_TOKEN_SECONDS,
-      c_nonce: await this.newNonce(),
+      c_nonce: await this.newNonce(hashToken(accessToken)),
       c_nonce_expires_in: NONCE_SECONDS,
     };
   }
@@ -191,13 +192,15 @@ export class WalletIssuance {
     return row && row.expires_at > Date.now() ? row : undefined;
   }
 
-  async newNonce(): Promise<string> {
+  /** A fresh nonce, bound to the access token of hash `tokenHash` (null: to none, OpenID4VCI 1.0's nonce endpoint). */
+  async newNonce(tokenHash: string | null): Promise<string> {
     const nonce = newSecretToken('xcn');
     const now = Date.now();
     await this.db
       .insertInto('wallet_nonces')
       .values({
         nonce_hash: hashToken(nonce),
+        token_hash: tokenHash,
         created_at: now,
         expires_at: now + NONCE_SECONDS * 1000,
         used_at: null,
@@ -206,8 +209,11 @@ export class WalletIssuance {
     return nonce;
   }
 
-  /** Spends a nonce; false when it is unknown, expired or already spent. */
-  async consumeNonce(nonce: string): Promise<boolean> {
+  /**
+   * Spends a nonce for the access token of hash `tokenHash`; false when it is unknown,
+   * expired, already spent, or bound to another token (which leaves it unspent for its owner).
+   */
+  async consumeNonce(nonce: string, tokenHash: string): Promise<boolean> {
     const now = Date.now();
     const result = await this.db
       .updateTable('wallet_nonces')
@@ -215,6 +221,7 @@ export class WalletIssuance {
       .where('nonce_hash', '=', hashToken(nonce))
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
+      .where((eb) => eb.or([eb('token_hash', 'is', null), eb('token_hash', '=', tokenHash)]))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }

@@ -21,7 +21,7 @@ const REALM_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 export function registerPageRoutes(app: App, identity: IdentityContext) {
   const { db } = identity;
-  const redirectOf = (value: unknown) => safeRedirect(value, identity.sharedDomain, identity.ownOrigin);
+  const redirectOf = (value: unknown) => safeRedirect(value, identity.redirectPolicy);
   const noStore = { 'Cache-Control': 'no-store' };
 
   app.get('/', (c) => c.redirect('/account', 302));

@@ -8,7 +8,8 @@ import { Layout } from './layout.js';
 
 const LOGIN_ERRORS: Record<string, string> = {
   '1': 'The e-mail address or the password is wrong.',
-  locked: 'Too many failed attempts. Wait a few minutes and try again.',
+  locked:
+    'Too many failed attempts from here. Wait a moment and try again, or sign in with a passkey: the wait grows with each further failure.',
   expired: 'The sign-in took too long. Please start again.',
 };
 

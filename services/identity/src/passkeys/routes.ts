@@ -165,22 +165,22 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
 
   app.openapi(loginOptionsRoute, async (c) => {
     const ip = clientIp(c, trustProxy);
-    if (await isLimited(identity.limiters.ip, ip)) throw platformErrors.rate_limited();
+    if (await isLimited(identity.limiters.passkey, ip)) throw platformErrors.rate_limited();
     const session = await identity.currentSession(c);
     return c.json(await authenticationOptions(db, rp, session?.userId ?? null), 200);
   });
 
   app.openapi(loginVerifyRoute, async (c) => {
     const ip = clientIp(c, trustProxy);
-    if (await isLimited(identity.limiters.ip, ip)) throw platformErrors.rate_limited();
+    if (await isLimited(identity.limiters.passkey, ip)) throw platformErrors.rate_limited();
     const body = c.req.valid('json');
     const result = await completeAuthentication(db, rp, body.response as never);
     // A disabled account is refused like an unknown passkey: the answer does not reveal its state.
     if (!result || (await findUserById(db, result.userId))?.disabled_at !== null) {
-      await consumeOrReject(identity.limiters.ip, ip).catch(() => {});
+      await consumeOrReject(identity.limiters.passkey, ip).catch(() => {});
       throw errors.passkey_rejected();
     }
-    const redirect = safeRedirect(body.redirect, identity.sharedDomain, identity.ownOrigin) ?? '/account';
+    const redirect = safeRedirect(body.redirect, identity.redirectPolicy) ?? '/account';
     const aal = await finishPasskeySignIn(identity, c, result);
     return c.json({ ok: true as const, aal, redirect }, 200);
   });

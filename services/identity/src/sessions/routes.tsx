@@ -31,7 +31,7 @@ export function registerSessionRoutes(app: App, identity: IdentityContext) {
   });
 
   app.get('/step-up', async (c) => {
-    const redirect = safeRedirect(c.req.query('redirect'), identity.sharedDomain, identity.ownOrigin);
+    const redirect = safeRedirect(c.req.query('redirect'), identity.redirectPolicy);
     const aal = c.req.query('aal') ?? 'AAL2';
     if (!redirect || !isLevel(aal)) {
       const message = !redirect
