@@ -1,8 +1,8 @@
 /**
  * @module redirects
  * Where a browser may be sent after signing in or stepping up: an XV origin, that
- * is this service, another service at its configured URL, an https host equal to
- * or under the shared domain, or `localhost` (the spec names it). A target is
+ * is this service, another service at its configured URL, or an https host equal
+ * to or under the shared domain (on a localhost setup, any loopback site). A target is
  * parsed with the URL parser against this service's origin, and so is the form it
  * takes once fully percent-decoded: both must land on the same XV origin, and
  * neither may carry backslashes, control characters, userinfo, another scheme or a
@@ -83,7 +83,8 @@ function resolve(value: string, policy: RedirectPolicy): URL | null {
 function isXvOrigin(url: URL, policy: RedirectPolicy): boolean {
   if (url.origin === policy.ownOrigin || policy.allowedOrigins.includes(url.origin)) return true;
   const host = url.hostname.toLowerCase();
-  if (!(host === 'localhost' || isHostUnderDomain(host, policy.sharedDomain))) return false;
+  // A loopback host counts only on a localhost setup: elsewhere it is not an XV site.
+  if (!isHostUnderDomain(host, policy.sharedDomain)) return false;
   return url.protocol === 'https:' || LOOPBACK.has(host);
 }
 

@@ -13,10 +13,17 @@ describe('redirect targets', () => {
     ['https://kb.xv.test/review', 'https://kb.xv.test/review'],
     ['https://xv.test/', 'https://xv.test/'],
     ['https://a.b.xv.test:8443/x?y=1#z', 'https://a.b.xv.test:8443/x?y=1#z'],
-    ['http://localhost:4002/page', 'http://localhost:4002/page'],
     ['/account?tab=2', '/account?tab=2'],
   ])('accepts %s', (value, normalized) => {
     expect(allowed(value)).toBe(normalized);
+  });
+
+  it('accepts a loopback site only where it is an XV site: a configured service URL, or a localhost setup', () => {
+    expect(allowed('http://localhost:4002/page')).toBeNull();
+    const configured = { ownOrigin: OWN, allowedOrigins: ['http://localhost:4002'], sharedDomain: 'xv.test' };
+    expect(safeRedirect('http://localhost:4002/page', configured)).toBe('http://localhost:4002/page');
+    const local = { ownOrigin: 'http://localhost:4001', allowedOrigins: [], sharedDomain: 'localhost' };
+    expect(safeRedirect('http://localhost:4002/page', local)).toBe('http://localhost:4002/page');
   });
 
   it.each([
