@@ -7,7 +7,7 @@
  *
  * ```ts
  * const authenticator = new SoftwareAuthenticator();
- * await registerPasskey(identity.url, person.cookie, authenticator);
+ * await registerPasskey(identity.url, person.cookie, authenticator, { password });
  * const { cookie, session } = await signInWithPasskey(identity.url, authenticator, person.cookie);
  * // session.aal === 'AAL3'
  * ```
@@ -193,19 +193,28 @@ async function expectOk(response: Response, what: string) {
   return response.json();
 }
 
-/** Adds a passkey of `authenticator` to the signed-in person's account, as the /account page does. */
+/**
+ * Adds a passkey of `authenticator` to the signed-in person's account, as the /account page does.
+ * The first second factor of an account needs its `password`; later ones a session that proved AAL2
+ * in the last 10 minutes. Registering does not raise the session: `signInWithPasskey` does.
+ */
 export async function registerPasskey(
   identityUrl: string,
   cookie: string,
   authenticator: SoftwareAuthenticator,
-  name = 'Test passkey',
+  options: { name?: string; password?: string } = {},
 ): Promise<{ id: string; aal: AssuranceLevel }> {
   const origin = new URL(identityUrl).origin;
-  const options = await expectOk(
-    await post(`${identityUrl}/api/auth/passkey/register/options`, cookie, {}),
+  const name = options.name ?? 'Test passkey';
+  const creation = await expectOk(
+    await post(
+      `${identityUrl}/api/auth/passkey/register/options`,
+      cookie,
+      options.password ? { password: options.password } : {},
+    ),
     'passkey registration options',
   );
-  const response = authenticator.create(origin, options);
+  const response = authenticator.create(origin, creation);
   const stored = await expectOk(
     await post(`${identityUrl}/api/auth/passkey/register/verify`, cookie, { response, name }),
     'passkey registration',
