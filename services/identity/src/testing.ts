@@ -31,9 +31,9 @@
  *   (re-entering the password) and signs in again with it: `cookie` is an AAL2 session that has just
  *   proved it (enrolment itself never raises a session). The current time step's code is spent.
  * - `totpCode(secret)`: the current code of a TOTP secret.
- * - `new SoftwareAuthenticator({ deviceBound?, userVerified? })`: a WebAuthn authenticator in
- *   software (P-256, `none` attestation); by default device-bound and verifying the user, so
- *   its passkeys give AAL3 (testing/passkeys.ts).
+ * - `new SoftwareAuthenticator({ deviceBound?, userVerified?, attestation? })`: a WebAuthn authenticator
+ *   in software (P-256, `none` attestation, or `packed` with `attestation: { certificates, privateKey }`);
+ *   by default device-bound and verifying the user, so its passkeys give AAL3 (testing/passkeys.ts).
  * - `registerPasskey(identityUrl, cookie, authenticator, { name?, password? })` → `{ id, aal }`: adds
  *   one of its passkeys to the signed-in person's account (`password` for the account's first second
  *   factor; later ones need a session that proved AAL2 in the last 10 minutes).

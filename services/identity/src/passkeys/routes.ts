@@ -154,6 +154,7 @@ export function relyingParty(identity: IdentityContext): RelyingParty {
     id: identity.config.rpId ?? identity.sharedDomain,
     name: identity.config.rpName,
     origins: [identity.ownOrigin],
+    trustedRoots: identity.config.passkeyTrustedRoots,
   };
 }
 
