@@ -121,6 +121,9 @@ describeEachDatabase('authenticator changes', (target) => {
       const missing = await postJson(svc, path, {}, admin.cookie);
       expect(missing.status).toBe(403);
       expect(await missing.json()).toMatchObject({ ok: false, error: 'password_required' });
+      const bodiless = await svc.fetch(path, { method: 'POST', headers: { cookie: admin.cookie } });
+      expect(bodiless.status).toBe(403);
+      expect(await bodiless.json()).toMatchObject({ error: 'password_required' });
       const wrong = await postJson(svc, path, { password: 'not-the-password' }, admin.cookie);
       expect(wrong.status).toBe(403);
       expect(await wrong.json()).toMatchObject({ ok: false, error: 'wrong_password' });
