@@ -138,4 +138,14 @@ describeEachDatabase('passkey attestation against trusted roots', (target) => {
       aal: 'AAL3',
     });
   });
+
+  it('a roots setting that names no readable certificate stops the service at start-up', async () => {
+    for (const value of [
+      join(tempDir(), 'missing.pem'),
+      '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----',
+    ])
+      await expect(
+        startIdentity(await target.open('identity'), { XV_IDENTITY_PASSKEY_TRUSTED_ROOTS: value }),
+      ).rejects.toThrow(/XV_IDENTITY_PASSKEY_TRUSTED_ROOTS/);
+  });
 });

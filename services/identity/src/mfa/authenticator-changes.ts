@@ -102,11 +102,11 @@ export async function keepRequiredSecondFactor(
   factors: SecondFactors,
   removing: { totp: true } | { passkeyId: string },
 ): Promise<void> {
-  const totpLeft = 'totp' in removing ? false : factors.totp;
-  const passkeysLeft = factors.passkeys.filter(
-    (id) => !('passkeyId' in removing) || id !== removing.passkeyId,
-  );
-  if (totpLeft || passkeysLeft.length > 0) return;
+  // A passkey that is not a second factor (no user verification, or not this person's) changes nothing.
+  if ('passkeyId' in removing && !factors.passkeys.includes(removing.passkeyId)) return;
+  const left =
+    'totp' in removing ? factors.passkeys.length : Number(factors.totp) + factors.passkeys.length - 1;
+  if (left > 0) return;
   const requiring = await db
     .selectFrom('memberships')
     .innerJoin('organizations', 'organizations.id', 'memberships.org_id')

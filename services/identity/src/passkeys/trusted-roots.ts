@@ -30,7 +30,7 @@ export const trustedRootsSetting = () =>
         try {
           text = readFileSync(value, 'utf8');
         } catch {
-          ctx.addIssue({ code: 'custom', message: `cannot read the PEM file ${value}` });
+          ctx.addIssue({ code: 'custom', message: 'names no readable PEM file' });
           return z.NEVER;
         }
       }
