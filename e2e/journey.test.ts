@@ -54,6 +54,7 @@ import {
   type Person,
   register,
   reviewQueue,
+  stepUpWithCode,
 } from './support/journey-pages.js';
 import { type Platform, startPlatform, waitFor } from './support/platform.js';
 
@@ -174,16 +175,24 @@ for (const target of testDatabaseTargets()) {
       await shoot(adaPage, 'account');
     });
 
-    step('she turns on 2FA from the QR code: ten recovery codes, and her session rises to AAL2', async () => {
-      const enrolled = await enableTwoFactor(adaPage, url('identity'), () => shoot(adaPage, 'two-factor-qr'));
-      expect(enrolled.qrCodes).toBe(1);
-      expect(enrolled.secret).toMatch(/^[A-Z2-7]{16,}$/);
-      expect(enrolled.recoveryCodes).toHaveLength(10);
-      await shoot(adaPage, 'two-factor-recovery-codes');
-      await adaPage.reload();
-      expect(await adaPage.locator('#session-aal').textContent()).toBe('AAL2');
-      expect(await adaPage.getByText('signed in with pwd + otp').count()).toBe(1);
-    });
+    step(
+      'she turns on 2FA from the QR code (ten recovery codes), then signs in again with it at AAL2',
+      async () => {
+        const enrolled = await enableTwoFactor(adaPage, url('identity'), ada.password, () =>
+          shoot(adaPage, 'two-factor-qr'),
+        );
+        expect(enrolled.qrCodes).toBe(1);
+        expect(enrolled.secret).toMatch(/^[A-Z2-7]{16,}$/);
+        expect(enrolled.recoveryCodes).toHaveLength(10);
+        await shoot(adaPage, 'two-factor-recovery-codes');
+        // Enrolling a factor does not raise the session that enrolled it: the next sign-in uses it.
+        await adaPage.reload();
+        expect(await adaPage.locator('#session-aal').textContent()).toBe('AAL1');
+        await stepUpWithCode(adaPage, url('identity'), ada, enrolled.secret);
+        expect(await adaPage.locator('#session-aal').textContent()).toBe('AAL2');
+        expect(await adaPage.getByText('signed in with pwd + otp').count()).toBe(1);
+      },
+    );
 
     step(
       'she creates a personal access token with the sync scope on the knowledge base token page',

@@ -32,24 +32,33 @@ export async function register(
   await page.waitForURL(`${identityUrl}/account`);
 }
 
-/** The current code of an authenticator app holding `secret` (RFC 6238: SHA-1, 6 digits, 30 s). */
-export function totpCode(secret: string): string {
-  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate();
+/** The code of an authenticator app holding `secret` at `timestamp` (RFC 6238: SHA-1, 6 digits, 30 s). */
+export function totpCode(secret: string, timestamp = Date.now()): string {
+  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+    timestamp,
+  });
 }
 
 /**
- * `/account` → "Set up 2FA": reads the key shown under the QR code into an
- * authenticator (otpauth), types its code and turns 2FA on. `onQrCode` runs while
- * the QR code is on screen.
+ * `/account` → "Set up 2FA": re-enters the password (a first second factor needs it), reads the key shown
+ * under the QR code into an authenticator (otpauth), types its code and turns 2FA on. `onQrCode` runs while
+ * the QR code is on screen. The code typed is the previous time step's (inside the drift window), so the
+ * current one is left for the sign-in that follows: enrolment does not raise the session.
  */
-export async function enableTwoFactor(page: Page, identityUrl: string, onQrCode?: () => Promise<unknown>) {
+export async function enableTwoFactor(
+  page: Page,
+  identityUrl: string,
+  password: string,
+  onQrCode?: () => Promise<unknown>,
+) {
   await page.goto(`${identityUrl}/account`);
+  await page.getByLabel('Your password').fill(password);
   await page.getByRole('button', { name: 'Set up 2FA' }).click();
   await page.locator('#totp-enrol').waitFor({ state: 'visible' });
   const secret = (await page.locator('#totp-secret').textContent())?.trim() ?? '';
   const qrCodes = await page.locator('#totp-qr svg').count();
   await onQrCode?.();
-  await page.getByLabel('Code from the app').fill(totpCode(secret));
+  await page.getByLabel('Code from the app').fill(totpCode(secret, Date.now() - 30_000));
   await page.getByRole('button', { name: 'Turn on' }).click();
   // Either the recovery codes appear, or the page says what went wrong.
   await page.locator('#recovery:visible, #totp-status.error').first().waitFor();
@@ -57,6 +66,24 @@ export async function enableTwoFactor(page: Page, identityUrl: string, onQrCode?
   if (await problem.count()) throw new Error(`2FA was not turned on: ${await problem.textContent()}`);
   const recoveryCodes = await page.locator('#recovery-codes li').allTextContents();
   return { secret, qrCodes, recoveryCodes };
+}
+
+/** `/step-up` to AAL2: signs in again with the password and the current code, back on `/account`. */
+export async function stepUpWithCode(
+  page: Page,
+  identityUrl: string,
+  person: { email: string; password: string },
+  secret: string,
+) {
+  await page.goto(`${identityUrl}/step-up?aal=AAL2&redirect=%2Faccount`);
+  await page.waitForURL(/\/login\?/);
+  await page.getByLabel('E-mail address').fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(`${identityUrl}/login/2fa`);
+  await page.getByLabel('Code').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(`${identityUrl}/account`);
 }
 
 /** The text of the `<dd>` after the `<dt>` named `term` (definition lists of the account and verify pages). */

@@ -22,6 +22,8 @@ export interface OrganizationsTable {
   verified_at: number | null;
   /** 1: anonymous visitors may use the organization's public assistant (off by default). */
   public_assistant: number;
+  /** 1: members must keep a second factor (removing the last one is refused). */
+  require_2fa: number;
   created_at: number;
 }
 
@@ -61,6 +63,9 @@ export interface SessionsTable {
   amr: string;
   aal: string;
   auth_time: number;
+  /** When this session last proved AAL2 (or more), and AAL3: authenticator changes need a recent proof. */
+  aal2_at: number | null;
+  aal3_at: number | null;
   created_at: number;
   last_seen_at: number;
   /** Absolute end of the session, whatever its activity. */

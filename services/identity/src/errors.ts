@@ -29,5 +29,16 @@ export const errors = defineErrors({
   totp_not_enabled: { status: 409, message: '2FA is not on.' },
   invalid_code: { status: 400, message: 'The code is not valid.' },
   passkey_rejected: { status: 400, message: 'The passkey response could not be verified.' },
+  step_up_required: {
+    status: 403,
+    message: 'Changing how you sign in needs you to have proved AAL2 in the last 10 minutes: verify again.',
+  },
+  password_required: { status: 403, message: 'Enter your password to add a second factor.' },
+  wrong_password: { status: 403, message: 'The password is not correct.' },
+  second_factor_required: {
+    status: 409,
+    message:
+      'An organization you belong to requires 2FA: add another second factor before removing this one.',
+  },
   service_client_not_found: { status: 404, message: 'No service client has that id.' },
 });

@@ -3,6 +3,7 @@
  * The identity service's own settings (environment variables), on top of the platform's.
  */
 import { keyEncryptionKeySetting, seconds, setting, z } from '@xv/platform';
+import { trustedRootsSetting } from './passkeys/trusted-roots.js';
 
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -44,6 +45,8 @@ export const identitySettings = {
   /** WebAuthn relying party id; default: the shared domain. */
   rpId: setting('XV_IDENTITY_RP_ID', z.string().min(1).optional()),
   rpName: setting('XV_IDENTITY_RP_NAME', z.string().min(1).default('XV')),
+  /** Attestation roots a new passkey must chain to (PEM text or file); unset: any authenticator, `none` attestation. */
+  passkeyTrustedRoots: setting('XV_IDENTITY_PASSKEY_TRUSTED_ROOTS', trustedRootsSetting()),
   /** Key-encryption key for secrets at rest (issuer keys, TOTP secrets); unset: a generated file under XV_DATA_DIR. */
   kek: setting('XV_IDENTITY_KEK', keyEncryptionKeySetting(), { secret: true }),
 };

@@ -27,14 +27,16 @@
  *   to the admin's active organization with `role`, and returns a cookie that carries
  *   `xv_org=<that organization>` so they act in it.
  * - `createServiceClient(identityUrl, adminCookie, { name, scopes, org_id })` → `{ id, token }`.
- * - `enableTotp(identityUrl, cookie)` → `{ secret, recoveryCodes, cookie }`: turns 2FA on; the
- *   session is raised to AAL2 under the new `cookie` (the old one ends).
+ * - `enableTotp(identityUrl, cookie, password)` → `{ secret, recoveryCodes, cookie }`: turns 2FA on
+ *   (re-entering the password) and signs in again with it: `cookie` is an AAL2 session that has just
+ *   proved it (enrolment itself never raises a session). The current time step's code is spent.
  * - `totpCode(secret)`: the current code of a TOTP secret.
- * - `new SoftwareAuthenticator({ deviceBound?, userVerified? })`: a WebAuthn authenticator in
- *   software (P-256, `none` attestation); by default device-bound and verifying the user, so
- *   its passkeys give AAL3 (testing/passkeys.ts).
- * - `registerPasskey(identityUrl, cookie, authenticator, name?)` → `{ id, aal }`: adds one of its
- *   passkeys to the signed-in person's account.
+ * - `new SoftwareAuthenticator({ deviceBound?, userVerified?, attestation? })`: a WebAuthn authenticator
+ *   in software (P-256, `none` attestation, or `packed` with `attestation: { certificates, privateKey }`);
+ *   by default device-bound and verifying the user, so its passkeys give AAL3 (testing/passkeys.ts).
+ * - `registerPasskey(identityUrl, cookie, authenticator, { name?, password? })` → `{ id, aal }`: adds
+ *   one of its passkeys to the signed-in person's account (`password` for the account's first second
+ *   factor; later ones need a session that proved AAL2 in the last 10 minutes).
  * - `signInWithPasskey(identityUrl, authenticator, cookie?)` → `{ cookie, session }`: signs in with
  *   it; with the cookie of that person's session, a step-up (the session is raised under a new
  *   `cookie`; the old one ends).
@@ -172,18 +174,24 @@ export async function createServiceClient(
   return { id, token };
 }
 
+/**
+ * Turns 2FA on for an account with no second factor yet (its `password` is asked again). The session
+ * keeps its level; the returned `cookie` is a new sign-in with the password and the first TOTP code (AAL2).
+ * Enrolment confirms with the previous time step's code, so the current one is left for that sign-in.
+ */
 export async function enableTotp(
   identityUrl: string,
   cookie: string,
+  password: string,
 ): Promise<{ secret: string; recoveryCodes: string[]; cookie: string }> {
-  const { secret } = await postJson(`${identityUrl}/api/auth/2fa/setup`, cookie, {}, 200);
-  const response = await fetch(`${identityUrl}/api/auth/2fa/enable`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({ code: totpCode(secret) }),
-  });
-  if (response.status !== 200) throw new Error(`2FA enable answered ${response.status}`);
-  const { recoveryCodes } = (await response.json()) as { recoveryCodes: string[] };
-  // Enabling raised the session to AAL2 under a new token.
-  return { secret, recoveryCodes, cookie: cookieFrom(response, 'xv_session') ?? cookie };
+  const { secret } = await postJson(`${identityUrl}/api/auth/2fa/setup`, cookie, { password }, 200);
+  const { recoveryCodes } = (await postJson(
+    `${identityUrl}/api/auth/2fa/enable`,
+    cookie,
+    { code: totpCode(secret, Date.now() - 30_000) },
+    200,
+  )) as { recoveryCodes: string[] };
+  const { user, realmId } = await sessionOf(identityUrl, cookie);
+  const signedIn = await signIn(identityUrl, user.email, password, { realm: realmId, totpSecret: secret });
+  return { secret, recoveryCodes, cookie: signedIn.cookie };
 }

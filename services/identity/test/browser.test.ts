@@ -18,7 +18,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/mfa/totp.js';
 import { identityService } from '../src/service.js';
-import { createUser, signUp } from '../src/testing.js';
+import { createUser, registerPasskey, SoftwareAuthenticator, signUp } from '../src/testing.js';
 import { email } from './helpers.js';
 
 describe.runIf(hasChromium())('a person in the browser', () => {
@@ -70,10 +70,14 @@ describe.runIf(hasChromium())('a person in the browser', () => {
     await page.waitForURL(`${base}/account`);
     await expect(page.locator('#session-aal').textContent()).resolves.toBe('AAL1');
 
+    // A first second factor needs the password again.
+    await page.getByLabel('Your password').fill('correct horse');
     await page.getByRole('button', { name: 'Set up 2FA' }).click();
+    await page.locator('#totp-enrol').waitFor({ state: 'visible', timeout: 10_000 });
     const secret = (await page.locator('#totp-secret').textContent({ timeout: 10_000 }))!;
     expect(await page.locator('#totp-qr svg').count()).toBe(1);
-    await page.getByLabel('Code from the app').fill(totpCode(secret));
+    // The previous time step's code (the clock drift window), so the current one is left for the sign-in.
+    await page.getByLabel('Code from the app').fill(totpCode(secret, Date.now() - 30_000));
     await page.getByRole('button', { name: 'Turn on' }).click();
     await expect.poll(() => page.locator('#recovery-codes li').count(), { timeout: 10_000 }).toBe(10);
 
@@ -84,8 +88,7 @@ describe.runIf(hasChromium())('a person in the browser', () => {
     await page.getByLabel('Password').fill('correct horse');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(`${base}/login/2fa`);
-    // Enrolment used this time step's code; the next step's is accepted (clock drift window).
-    await page.getByLabel('Code').fill(totpCode(secret, Date.now() + 30_000));
+    await page.getByLabel('Code').fill(totpCode(secret));
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(`${base}/account`);
     await expect(page.locator('#session-aal').textContent()).resolves.toBe('AAL2');
@@ -118,6 +121,33 @@ describe.runIf(hasChromium())('a person in the browser', () => {
       amr: expect.arrayContaining(['pwd', 'otp', 'hwk', 'mfa']),
     });
     expect(violations).toEqual([]);
+  });
+
+  it('removing a passkey from a password-only session leads through the step-up to sign in again', {
+    timeout: 60_000,
+  }, async () => {
+    const person = await signUp(base, {
+      email: email('stale'),
+      password: 'secret1',
+      name: 'Sol',
+      orgName: 'S',
+    });
+    await registerPasskey(base, person.cookie, new SoftwareAuthenticator(), { password: 'secret1' });
+    const context = await browser.newContext();
+    const [name, value] = person.cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: base }]);
+    const page = await context.newPage();
+    await page.goto(`${base}/account`);
+    await page.locator('li', { hasText: 'Test passkey' }).getByRole('button', { name: 'Remove' }).click();
+    await page.waitForURL(/\/login\?/);
+    const at = new URL(page.url());
+    expect(at.searchParams.get('aal')).toBe('AAL2');
+    expect(at.searchParams.get('redirect')).toBe('/account');
+    const passkeys = await (
+      await fetch(`${base}/api/auth/passkeys`, { headers: { cookie: person.cookie } })
+    ).json();
+    expect(passkeys.passkeys).toHaveLength(1);
+    await context.close();
   });
 
   it("an admin changes a member's role and removes them on the account page; the last admin stays", {

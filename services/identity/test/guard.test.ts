@@ -131,6 +131,7 @@ describeEachDatabase('the platform guard against the real identity service', (ta
         slug: 'far',
         verified: 0,
         public_assistant: 0,
+        require_2fa: 0,
         verified_at: null,
         created_at: Date.now(),
       })

@@ -132,7 +132,7 @@ describeEachDatabase('open redirects', (target) => {
   it('the 2FA step ends on the account page when the sign-in carried a hostile target', async () => {
     const address = email('redir2fa');
     const first = await signUp(svc.url, { email: address, password: PASSWORD, name: 'R', orgName: 'O' });
-    const { secret } = await enableTotp(svc.url, first.cookie);
+    const { secret } = await enableTotp(svc.url, first.cookie, PASSWORD);
     const login = await postForm(svc, '/api/auth/login', {
       email: address,
       password: PASSWORD,

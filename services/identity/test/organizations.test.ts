@@ -135,7 +135,7 @@ describeEachDatabase('organizations', (target) => {
     expect(await resolve()).toBe(false);
     const on = await postJson(svc, '/api/org/settings', { public_assistant: true }, admin.cookie);
     expect(on.status).toBe(200);
-    expect(await on.json()).toEqual({ ok: true, org_id: orgId, public_assistant: true });
+    expect(await on.json()).toEqual({ ok: true, org_id: orgId, public_assistant: true, require_2fa: false });
     expect(await resolve()).toBe(true);
     await postJson(svc, '/api/org/settings', { public_assistant: false }, admin.cookie);
     expect(await resolve()).toBe(false);

@@ -22,7 +22,12 @@ describeEachDatabase('passkey endpoints', (target) => {
   });
 
   it('registration options name this relying party and the user, and need a session', async () => {
-    const response = await postJson(svc, '/api/auth/passkey/register/options', {}, person.cookie);
+    const response = await postJson(
+      svc,
+      '/api/auth/passkey/register/options',
+      { password: 'secret1' },
+      person.cookie,
+    );
     expect(response.status).toBe(200);
     const options = await response.json();
     expect(options).toMatchObject({

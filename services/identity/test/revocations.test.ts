@@ -138,7 +138,7 @@ describeEachDatabase('revocations', (target) => {
       role: 'member',
     });
     const key = new SoftwareAuthenticator();
-    await registerPasskey(svc.url, user.cookie, key);
+    await registerPasskey(svc.url, user.cookie, key, { password: PASSWORD });
     await signInWithPasskey(svc.url, key); // works while enabled
     await setUserDisabled(database as Database<Tables>, 'default', address, true);
     await expect(signInWithPasskey(svc.url, key)).rejects.toThrow(/passkey sign-in/);

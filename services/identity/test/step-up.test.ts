@@ -109,7 +109,7 @@ describeEachDatabase('GET /step-up', (target) => {
 
   it('an AAL2 session passes an AAL2 step-up but not an AAL3 one', async () => {
     const first = await signUp(svc.url, { email: email('s2'), password: 'secret1', name: 'S', orgName: 'O' });
-    const { cookie } = await enableTotp(svc.url, first.cookie);
+    const { cookie } = await enableTotp(svc.url, first.cookie, 'secret1');
     expect(location(await stepUp(`redirect=${back}&aal=AAL2`, cookie))).toBe(
       'http://localhost:4003/seal?x=1',
     );

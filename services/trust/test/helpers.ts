@@ -70,13 +70,16 @@ export const postJson = (
 
 export { eventually } from '@xv/platform/testing';
 
+/** The password of every person `newOrganization` registers. */
+export const PASSWORD = 'correct horse battery';
+
 let people = 0;
 /** A new person with a new organization, signed in (AAL1). */
 export async function newOrganization(stack: TrustStack, orgName = 'Acme Analytics') {
   const n = ++people;
   const signed = await signUp(stack.identity!.url, {
     email: `owner${n}-${Date.now()}@acme.test`,
-    password: 'correct horse battery',
+    password: PASSWORD,
     name: `Owner ${n}`,
     orgName,
   });

@@ -12,7 +12,14 @@ import { describeEachDatabase } from '@xv/platform/testing';
 import canonicalize from 'canonicalize';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TrustDb } from '../src/db.js';
-import { markVerified, newOrganization, postJson, startTrustStack, type TrustStack } from './helpers.js';
+import {
+  markVerified,
+  newOrganization,
+  PASSWORD,
+  postJson,
+  startTrustStack,
+  type TrustStack,
+} from './helpers.js';
 
 const sha256 = (data: string) => `sha256-${createHash('sha256').update(data, 'utf8').digest('hex')}`;
 const jcs = (value: unknown) => (canonicalize as unknown as (v: unknown) => string)(value);
@@ -140,7 +147,9 @@ describeEachDatabase('POST /api/seal with an SSO session', (target) => {
     expect(new URL(stepUp.headers.get('location')!, identityUrl).searchParams.get('aal')).toBe('AAL3');
 
     const securityKey = new SoftwareAuthenticator();
-    expect(await registerPasskey(identityUrl, person.cookie, securityKey)).toMatchObject({ aal: 'AAL3' });
+    expect(
+      await registerPasskey(identityUrl, person.cookie, securityKey, { password: PASSWORD }),
+    ).toMatchObject({ aal: 'AAL3' });
     const stepped = await signInWithPasskey(identityUrl, securityKey, person.cookie);
     expect(stepped.session.aal).toBe('AAL3');
 
@@ -157,7 +166,9 @@ describeEachDatabase('POST /api/seal with an SSO session', (target) => {
     const person = await newOrganization(stack, 'Synced Passkey Inc');
     const identityUrl = stack.identity!.url;
     const synced = new SoftwareAuthenticator({ deviceBound: false });
-    expect(await registerPasskey(identityUrl, person.cookie, synced)).toMatchObject({ aal: 'AAL2' });
+    expect(await registerPasskey(identityUrl, person.cookie, synced, { password: PASSWORD })).toMatchObject({
+      aal: 'AAL2',
+    });
     const stepped = await signInWithPasskey(identityUrl, synced, person.cookie);
     expect(stepped.session.aal).toBe('AAL2');
     const response = await seal({ modelId: 'm', output: 'o', tier: 2 }, stepped.cookie);

@@ -226,6 +226,15 @@ export async function setPublicAssistant(db: IdentityDb, orgId: string, on: bool
     .execute();
 }
 
+/** Members must keep a second factor (`require_2fa`). */
+export async function setRequire2fa(db: IdentityDb, orgId: string, on: boolean) {
+  await db
+    .updateTable('organizations')
+    .set({ require_2fa: on ? 1 : 0 })
+    .where('id', '=', orgId)
+    .execute();
+}
+
 export async function verifyOrganization(db: IdentityDb, orgId: string, at = Date.now()) {
   const result = await db
     .updateTable('organizations')
@@ -283,6 +292,7 @@ export async function registerAccount(
     verified: 0,
     verified_at: null,
     public_assistant: 0,
+    require_2fa: 0,
     created_at: now,
   };
   try {

@@ -12,7 +12,7 @@ import type { IdentityContext } from '../context.js';
 import { MFA_CHALLENGE_SECONDS } from '../mfa/challenges.js';
 import { type PasskeySignIn, passkeyAmr, passkeyAssurance } from '../passkeys/webauthn.js';
 import { higherLevel, meetsLevel, mergeAmr } from '../sessions/assurance.js';
-import type { SessionRecord } from '../sessions/store.js';
+import { provedNow, type SessionRecord } from '../sessions/store.js';
 import { rememberDevice } from './devices.js';
 
 /** The string fields of a form post; anything else (files, a non-form body) is ignored. */
@@ -87,8 +87,9 @@ export async function finishSignIn(identity: IdentityContext, c: Context, signIn
 }
 
 /**
- * Raises the assurance of the current session after a new factor was proven (2FA
- * enrolment, a passkey): a new token with the merged methods and the higher level.
+ * Raises the assurance of the current session after the person proved a factor they
+ * already had (a passkey step-up): a new token with the merged methods and the higher
+ * level. Enrolling a factor never comes here: the next step-up must use it.
  */
 export async function elevateSession(
   identity: IdentityContext,
@@ -96,11 +97,14 @@ export async function elevateSession(
   session: SessionRecord,
   proof: { amr: string[]; aal: AssuranceLevel },
 ) {
+  // The level just proved is fresh; a level proved earlier keeps the time it was proved.
+  const now = provedNow(proof.aal);
   const { token } = await identity.sessions.create({
     realmId: session.realmId,
     userId: session.userId,
     amr: mergeAmr(session.amr, proof.amr),
     aal: higherLevel(session.aal, proof.aal),
+    provedAt: { aal2: now.aal2 ?? session.aal2At, aal3: now.aal3 ?? session.aal3At },
   });
   await identity.sessions.revoke(getCookie(c, SESSION_COOKIE));
   setSessionCookie(identity, c, token);

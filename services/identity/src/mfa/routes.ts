@@ -1,18 +1,21 @@
 /**
  * @module mfa/routes
  * 2FA enrolment (contract.md), for a signed-in user:
- * | POST /api/auth/2fa/setup   |            | `{secret, otpauthUrl, qrSvg}` (a pending secret) |
- * | POST /api/auth/2fa/enable  | `{code}`   | `{ok, recoveryCodes}` (10 codes, shown once); the session becomes AAL2 |
- * | POST /api/auth/2fa/disable | `{code}`   | `{ok}`; a current TOTP code or a recovery code is needed |
- * | GET  /api/auth/2fa         |            | `{enabled, recoveryCodesLeft}` |
+ * | POST /api/auth/2fa/setup          | `{password?}` | `{secret, otpauthUrl, qrSvg}` (a pending secret) |
+ * | POST /api/auth/2fa/enable         | `{code}`      | `{ok, recoveryCodes}` (10 codes, shown once); the session's level does not change |
+ * | POST /api/auth/2fa/disable        | `{code}`      | `{ok}`; a current TOTP code or a recovery code is needed |
+ * | POST /api/auth/2fa/recovery-codes |               | `{ok, recoveryCodes}`: ten new codes, the old ones stop working |
+ * | GET  /api/auth/2fa                |               | `{enabled, recoveryCodesLeft}` |
+ * Every change but the status needs what `authenticator-changes.ts` says: a recent AAL2 proof once the
+ * account has a second factor, the password to start binding the first one.
  */
 import { type App, consumeOrReject, createRoute, isLimited, z } from '@xv/platform';
 import { findUserById } from '../accounts/repository.js';
-import { elevateSession } from '../auth/web.js';
 import type { IdentityContext } from '../context.js';
 import { errors } from '../errors.js';
 import { errorBody, jsonBody, jsonResponse, okBody } from '../schemas.js';
 import type { SessionRecord } from '../sessions/store.js';
+import { authorizeAuthenticatorChange, keepRequiredSecondFactor } from './authenticator-changes.js';
 import {
   deleteRecoveryCodes,
   issueRecoveryCodes,
@@ -30,9 +33,18 @@ import {
 } from './totp.js';
 
 const codeBody = jsonBody(z.object({ code: z.string().trim().min(1).max(64) }));
+/** The account's password, needed to bind a first second factor; optional once it has one. */
+const passwordBody = {
+  required: false,
+  content: { 'application/json': { schema: z.object({ password: z.string().max(1024).optional() }) } },
+};
 const failures = {
   401: jsonResponse('Not signed in', errorBody),
-  409: jsonResponse('Wrong state', errorBody),
+  403: jsonResponse(
+    'step_up_required (with aal and stepUpUrl), password_required or wrong_password',
+    errorBody,
+  ),
+  409: jsonResponse('Wrong state, or second_factor_required', errorBody),
 };
 
 const statusRoute = createRoute({
@@ -49,6 +61,7 @@ const setupRoute = createRoute({
   method: 'post',
   path: '/api/auth/2fa/setup',
   summary: 'Start 2FA enrolment: a new TOTP secret and its QR code',
+  request: { body: passwordBody },
   responses: {
     200: jsonResponse(
       'Pending secret',
@@ -84,6 +97,16 @@ const disableRoute = createRoute({
   },
 });
 
+const recoveryCodesRoute = createRoute({
+  method: 'post',
+  path: '/api/auth/2fa/recovery-codes',
+  summary: 'Replace the recovery codes with ten new ones',
+  responses: {
+    200: jsonResponse('New codes', z.object({ ok: z.literal(true), recoveryCodes: z.array(z.string()) })),
+    ...failures,
+  },
+});
+
 export function registerMfaRoutes(app: App, identity: IdentityContext) {
   const { db } = identity;
 
@@ -112,8 +135,11 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
   });
 
   app.openapi(setupRoute, async (c) => {
-    const user = await signedInUser(await identity.requireSession(c));
+    const session = await identity.requireSession(c);
+    const user = await signedInUser(session);
     if (user.totp_secret) throw errors.totp_already_enabled();
+    const password = (c.req.valid('json') as { password?: string } | undefined)?.password;
+    await authorizeAuthenticatorChange(identity, session, user, { binding: true, password });
     const secret = newTotpSecret();
     await db
       .updateTable('users')
@@ -129,6 +155,7 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
     if (user.totp_secret) throw errors.totp_already_enabled();
     const pending = user.totp_pending_secret;
     if (!pending) throw errors.totp_not_started();
+    await authorizeAuthenticatorChange(identity, session, user);
     const { code } = c.req.valid('json');
     await guardCode(user.id, async () => {
       const step = matchingStep(openTotpSecret(identity.kek, user.id, pending), code);
@@ -141,15 +168,17 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     });
+    // The session keeps its level: a factor enrolled in a session never raises it (the next step-up uses it).
     const recoveryCodes = await issueRecoveryCodes(identity.database, user.id);
-    // The person just proved both their password session and the new authenticator.
-    await elevateSession(identity, c, session, { amr: ['otp'], aal: 'AAL2' });
     return c.json({ ok: true as const, recoveryCodes }, 200);
   });
 
   app.openapi(disableRoute, async (c) => {
-    const user = await signedInUser(await identity.requireSession(c));
+    const session = await identity.requireSession(c);
+    const user = await signedInUser(session);
     if (!user.totp_secret) throw errors.totp_not_enabled();
+    const factors = await authorizeAuthenticatorChange(identity, session, user);
+    await keepRequiredSecondFactor(db, user.id, factors, { totp: true });
     const secret = openTotpSecret(identity.kek, user.id, user.totp_secret);
     const { code } = c.req.valid('json');
     await guardCode(user.id, () =>
@@ -162,5 +191,16 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
       .execute();
     await deleteRecoveryCodes(db, user.id);
     return c.json({ ok: true as const }, 200);
+  });
+
+  app.openapi(recoveryCodesRoute, async (c) => {
+    const session = await identity.requireSession(c);
+    const user = await signedInUser(session);
+    if (!user.totp_secret) throw errors.totp_not_enabled();
+    await authorizeAuthenticatorChange(identity, session, user);
+    return c.json(
+      { ok: true as const, recoveryCodes: await issueRecoveryCodes(identity.database, user.id) },
+      200,
+    );
   });
 }

@@ -10,6 +10,7 @@ import { secondFactors } from './0003_second_factors.js';
 import { serviceClients } from './0004_service_clients.js';
 import { organizationSettings } from './0005_organization_settings.js';
 import { accessRevocations } from './0006_access_revocations.js';
+import { authenticatorAssurance } from './0007_authenticator_assurance.js';
 import { credentials } from './0100_credentials.js';
 import { walletNonceBinding } from './0101_wallet_nonce_binding.js';
 
@@ -20,6 +21,7 @@ export const migrations: Migrations = {
   '0004_service_clients': serviceClients,
   '0005_organization_settings': organizationSettings,
   '0006_access_revocations': accessRevocations,
+  '0007_authenticator_assurance': authenticatorAssurance,
   '0100_credentials': credentials,
   '0101_wallet_nonce_binding': walletNonceBinding,
 };

@@ -6,7 +6,7 @@
  * | POST /api/org/members | session, admin of the active organization | `{email, role}` | `{ok, org_id, user_id, role}` |
  * | PATCH  /api/org/members/:userId | session, admin | `{role}` | `{ok, org_id, user_id, role}` |
  * | DELETE /api/org/members/:userId | session, admin | none | `{ok, org_id, user_id}` |
- * | POST /api/org/settings | session, `org:manage` in the active organization | `{public_assistant}` | `{ok, org_id, public_assistant}` |
+ * | POST /api/org/settings | session, `org:manage` in the active organization | `{public_assistant?, require_2fa?}` | `{ok, org_id, public_assistant, require_2fa}` |
  *
  * Changing or ending a membership revokes the membership credentials it vouched for,
  * and the last administrator can be neither demoted nor removed.
@@ -34,6 +34,7 @@ import {
   membersOf,
   type Organization,
   setPublicAssistant,
+  setRequire2fa,
 } from '../accounts/repository.js';
 import { ROLES, type Role } from '../accounts/roles.js';
 import type { IdentityContext } from '../context.js';
@@ -164,11 +165,25 @@ const settingsRoute = createRoute({
   method: 'post',
   path: '/api/org/settings',
   summary: "Change the active organization's settings",
-  request: { body: jsonBody(z.object({ public_assistant: z.boolean() })) },
+  request: {
+    body: jsonBody(
+      z
+        .object({ public_assistant: z.boolean().optional(), require_2fa: z.boolean().optional() })
+        .refine((body) => body.public_assistant !== undefined || body.require_2fa !== undefined, {
+          message: 'Give public_assistant, require_2fa or both.',
+        }),
+    ),
+  },
   responses: {
     200: jsonResponse(
       'Saved',
-      z.object({ ok: z.literal(true), org_id: z.string(), public_assistant: z.boolean() }),
+      z.object({
+        ok: z.literal(true),
+        org_id: z.string(),
+        public_assistant: z.boolean(),
+        /** Members may not remove their last second factor. */
+        require_2fa: z.boolean(),
+      }),
     ),
     401: jsonResponse('Not signed in', errorBody),
     403: jsonResponse('Not an administrator', errorBody),
@@ -217,9 +232,20 @@ export function registerOrganizationRoutes(app: App, identity: IdentityContext) 
   app.openapi(settingsRoute, async (c) => {
     const session = await identity.requireSession(c);
     const { org_id } = activeOrganization(c, session, 'org:manage');
-    const { public_assistant } = c.req.valid('json');
-    await setPublicAssistant(db, org_id, public_assistant);
-    return c.json({ ok: true as const, org_id, public_assistant }, 200);
+    const body = c.req.valid('json');
+    if (body.public_assistant !== undefined) await setPublicAssistant(db, org_id, body.public_assistant);
+    if (body.require_2fa !== undefined) await setRequire2fa(db, org_id, body.require_2fa);
+    const org = await findOrganization(db, org_id);
+    if (!org) throw errors.org_not_found();
+    return c.json(
+      {
+        ok: true as const,
+        org_id,
+        public_assistant: org.public_assistant === 1,
+        require_2fa: org.require_2fa === 1,
+      },
+      200,
+    );
   });
 
   app.openapi(listMembersRoute, async (c) => {

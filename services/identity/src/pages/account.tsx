@@ -14,6 +14,8 @@ export interface AccountView {
   activeOrgId: string | undefined;
   /** The active organization's public assistant setting; null when the viewer may not change it. */
   publicAssistant: boolean | null;
+  /** The active organization's "members keep a second factor" setting; null when the viewer may not change it. */
+  require2fa: boolean | null;
   totpEnabled: boolean;
   recoveryCodesLeft: number;
   passkeys: { id: string; name: string; aal: string; created_at: number }[];
@@ -32,9 +34,11 @@ function offerContinue() {
   link.href = continueUrl;
   link.hidden = false;
 }
+/** The re-entered password that binding a first second factor needs (the field shows only then). */
+const factorPassword = () => byId('factor-password')?.value || undefined;
 byId('totp-start')?.addEventListener('click', async () => {
   try {
-    const setup = await xv('/api/auth/2fa/setup', {});
+    const setup = await xv('/api/auth/2fa/setup', { password: factorPassword() });
     byId('totp-qr').innerHTML = setup.qrSvg;
     byId('totp-secret').textContent = setup.secret;
     byId('totp-enrol').hidden = false;
@@ -50,7 +54,7 @@ byId('totp-enable-form')?.addEventListener('submit', async (event) => {
     list.replaceChildren(...result.recoveryCodes.map((code) => { const li = document.createElement('li'); li.textContent = code; return li; }));
     byId('totp-enrol').hidden = true;
     byId('recovery').hidden = false;
-    show('totp-status', '2FA is on. Keep these recovery codes somewhere safe: each works once.');
+    show('totp-status', '2FA is on. Keep these recovery codes somewhere safe: each works once. Your next verification uses a code from the app.');
     offerContinue();
   } catch (error) { show('totp-status', error.message, true); }
 });
@@ -63,7 +67,7 @@ byId('totp-disable-form')?.addEventListener('submit', async (event) => {
 });
 byId('passkey-add')?.addEventListener('click', async () => {
   try {
-    const result = await createPasskey(byId('passkey-name').value.trim() || undefined);
+    const result = await createPasskey(byId('passkey-name').value.trim() || undefined, factorPassword());
     show('passkey-status', 'Passkey added (' + result.aal + ').');
     setTimeout(() => location.reload(), 600);
   } catch (error) { show('passkey-status', error.message, true); }
@@ -85,6 +89,13 @@ byId('public-assistant')?.addEventListener('change', async (event) => {
   try {
     await xv('/api/org/settings', { public_assistant: box.checked });
     show('org-status', box.checked ? 'The public assistant is on.' : 'The public assistant is off.');
+  } catch (error) { box.checked = !box.checked; show('org-status', error.message, true); }
+});
+byId('require-2fa')?.addEventListener('change', async (event) => {
+  const box = event.target;
+  try {
+    await xv('/api/org/settings', { require_2fa: box.checked });
+    show('org-status', box.checked ? 'Members must keep a second factor.' : 'A second factor is optional.');
   } catch (error) { box.checked = !box.checked; show('org-status', error.message, true); }
 });
 byId('member-form')?.addEventListener('submit', async (event) => {
@@ -177,6 +188,11 @@ function StepUpBanner(props: { view: AccountView }) {
   );
 }
 
+/** TOTP, or a passkey that verifies the user: what makes authenticator changes need a recent AAL2. */
+function hasSecondFactor(view: AccountView): boolean {
+  return view.totpEnabled || view.passkeys.some((p) => p.aal !== 'AAL1');
+}
+
 export function AccountPage(props: { view: AccountView; nonce: string }) {
   const { view } = props;
   const { session } = view;
@@ -242,8 +258,30 @@ export function AccountPage(props: { view: AccountView; nonce: string }) {
               </label>
             </p>
           )}
+          {view.require2fa === null ? null : (
+            <p>
+              <label>
+                <input id="require-2fa" type="checkbox" checked={view.require2fa} /> Require 2FA: members may
+                not remove their last second factor (2FA or a passkey)
+              </label>
+            </p>
+          )}
           <p id="org-status" role="status" aria-live="polite" />
         </section>
+
+        {hasSecondFactor(view) ? (
+          <p class="muted">
+            Changing your second factors needs a verification (2FA or a passkey) in the last 10 minutes; you
+            will be asked for one when needed.
+          </p>
+        ) : (
+          <section aria-labelledby="factor-password-title">
+            <h2 id="factor-password-title">Confirm it is you</h2>
+            <p>Your account has no second factor yet: enter your password to add one (2FA or a passkey).</p>
+            <label for="factor-password">Your password</label>
+            <input id="factor-password" type="password" autocomplete="current-password" />
+          </section>
+        )}
 
         <section aria-labelledby="totp-title">
           <h2 id="totp-title">Two-factor sign-in</h2>

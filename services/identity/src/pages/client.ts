@@ -18,6 +18,11 @@ async function xv(path, body, method) {
     credentials: 'same-origin',
   });
   const json = await response.json().catch(() => ({}));
+  // An authenticator change needs a recent AAL2 proof: lead the person through the step-up, back to this page.
+  if (json.error === 'step_up_required' && json.stepUpUrl) {
+    location.href = json.stepUpUrl;
+    throw new Error('Please verify again first: taking you there…');
+  }
   if (!response.ok) throw new Error(json.message || 'The request failed (' + response.status + ').');
   return json;
 }
@@ -36,8 +41,8 @@ function credentialJson(credential) {
   }
   return out;
 }
-async function createPasskey(name) {
-  const o = await xv('/api/auth/passkey/register/options', {});
+async function createPasskey(name, password) {
+  const o = await xv('/api/auth/passkey/register/options', password ? { password } : {});
   const publicKey = { ...o, challenge: b64u.dec(o.challenge), user: { ...o.user, id: b64u.dec(o.user.id) },
     excludeCredentials: (o.excludeCredentials || []).map((c) => ({ ...c, id: b64u.dec(c.id) })) };
   const credential = await navigator.credentials.create({ publicKey });

@@ -87,6 +87,7 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
           session: session.view,
           activeOrgId: active?.org_id,
           publicAssistant: org ? org.public_assistant === 1 : null,
+          require2fa: org ? org.require_2fa === 1 : null,
           totpEnabled: user.totp_secret !== null,
           recoveryCodesLeft: await remainingRecoveryCodes(db, user.id),
           passkeys,

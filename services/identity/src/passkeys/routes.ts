@@ -7,12 +7,16 @@
  * | POST   /api/auth/passkey/login/verify     | none    | `{response, redirect?}` → `{ok, aal, redirect}`, sets `xv_session` |
  * | GET    /api/auth/passkeys                 | session | `{passkeys}` |
  * | DELETE /api/auth/passkeys/{id}            | session | `{ok}` |
+ * Creating and removing a passkey are authenticator changes (`mfa/authenticator-changes.ts`): a recent
+ * AAL2 proof once the account has a second factor, the password (`{password}` on the creation options)
+ * to bind the first one. Registering never raises the session's level: signing in with the passkey does.
  */
 import { type App, clientIp, consumeOrReject, createRoute, isLimited, platformErrors, z } from '@xv/platform';
 import { findUserById } from '../accounts/repository.js';
 import { finishPasskeySignIn } from '../auth/web.js';
 import type { IdentityContext } from '../context.js';
 import { errors } from '../errors.js';
+import { authorizeAuthenticatorChange, keepRequiredSecondFactor } from '../mfa/authenticator-changes.js';
 import { safeRedirect } from '../redirects.js';
 import { errorBody, jsonBody, jsonResponse, okBody } from '../schemas.js';
 import {
@@ -36,12 +40,26 @@ const credentialJson = z.looseObject({
 const options = z.looseObject({ challenge: z.string() });
 const unauthenticated = jsonResponse('Not signed in', errorBody);
 const rejected = jsonResponse('The response could not be verified', errorBody);
+const changeRefused = jsonResponse(
+  'step_up_required (with aal and stepUpUrl), password_required or wrong_password',
+  errorBody,
+);
 
 const registerOptionsRoute = createRoute({
   method: 'post',
   path: '/api/auth/passkey/register/options',
   summary: 'Options to create a passkey',
-  responses: { 200: jsonResponse('Creation options', options), 401: unauthenticated },
+  request: {
+    body: {
+      required: false,
+      content: { 'application/json': { schema: z.object({ password: z.string().max(1024).optional() }) } },
+    },
+  },
+  responses: {
+    200: jsonResponse('Creation options', options),
+    401: unauthenticated,
+    403: changeRefused,
+  },
 });
 
 const registerVerifyRoute = createRoute({
@@ -63,6 +81,7 @@ const registerVerifyRoute = createRoute({
     ),
     400: rejected,
     401: unauthenticated,
+    403: changeRefused,
   },
 });
 
@@ -124,7 +143,9 @@ const deleteRoute = createRoute({
   responses: {
     200: jsonResponse('Removed', okBody),
     401: unauthenticated,
+    403: changeRefused,
     404: jsonResponse('No such passkey', errorBody),
+    409: jsonResponse('second_factor_required', errorBody),
   },
 });
 
@@ -133,6 +154,7 @@ export function relyingParty(identity: IdentityContext): RelyingParty {
     id: identity.config.rpId ?? identity.sharedDomain,
     name: identity.config.rpName,
     origins: [identity.ownOrigin],
+    trustedRoots: identity.config.passkeyTrustedRoots,
   };
 }
 
@@ -145,6 +167,8 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
     const session = await identity.requireSession(c);
     const user = await findUserById(db, session.userId);
     if (!user) throw errors.unauthenticated();
+    const password = (c.req.valid('json') as { password?: string } | undefined)?.password;
+    await authorizeAuthenticatorChange(identity, session, user, { binding: true, password });
     return c.json(await registrationOptions(db, rp, user), 200);
   });
 
@@ -152,6 +176,8 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
     const session = await identity.requireSession(c);
     const user = await findUserById(db, session.userId);
     if (!user) throw errors.unauthenticated();
+    // The options needed the password when the account had no second factor; if it has one now, a recent AAL2.
+    await authorizeAuthenticatorChange(identity, session, user);
     const body = c.req.valid('json');
     const name = body.name || `Passkey ${new Date().toISOString().slice(0, 10)}`;
     const passkey = await completeRegistration(db, rp, user, body.response as never, name);
@@ -199,9 +225,14 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
 
   app.openapi(deleteRoute, async (c) => {
     const session = await identity.requireSession(c);
+    const user = await findUserById(db, session.userId);
+    if (!user) throw errors.unauthenticated();
+    const { id } = c.req.valid('param');
+    const factors = await authorizeAuthenticatorChange(identity, session, user);
+    await keepRequiredSecondFactor(db, user.id, factors, { passkeyId: id });
     const result = await db
       .deleteFrom('passkeys')
-      .where('id', '=', c.req.valid('param').id)
+      .where('id', '=', id)
       .where('user_id', '=', session.userId)
       .executeTakeFirst();
     if (Number(result.numDeletedRows) !== 1)

@@ -22,6 +22,7 @@ import {
 } from '@simplewebauthn/server';
 import type { AssuranceLevel } from '@xv/platform';
 import type { IdentityDb, PasskeysTable } from '../db.js';
+import { attestedByTrustedRoot } from './trusted-roots.js';
 
 const CHALLENGE_MS = 5 * 60_000;
 
@@ -29,6 +30,8 @@ export interface RelyingParty {
   id: string;
   name: string;
   origins: string[];
+  /** PEM attestation roots a new passkey must chain to; null: no attestation asked for. */
+  trustedRoots: string[] | null;
 }
 
 export function passkeyAssurance(passkey: { deviceBound: boolean; userVerified: boolean }): AssuranceLevel {
@@ -80,7 +83,7 @@ export async function registrationOptions(
     userName: user.email,
     userDisplayName: user.name,
     userID: new TextEncoder().encode(user.id),
-    attestationType: 'none',
+    attestationType: rp.trustedRoots ? 'direct' : 'none',
     excludeCredentials: existing.map((p) => ({ id: p.id, transports: JSON.parse(p.transports) as string[] })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
   });
@@ -110,6 +113,7 @@ export async function completeRegistration(
   }
   if (!verification.verified) return null;
   const info = verification.registrationInfo;
+  if (rp.trustedRoots && !(await attestedByTrustedRoot(info.attestationObject, rp.trustedRoots))) return null;
   const passkey: PasskeysTable = {
     id: info.credential.id,
     user_id: user.id,

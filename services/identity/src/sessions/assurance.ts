@@ -28,3 +28,18 @@ export function higherLevel(a: AssuranceLevel, b: AssuranceLevel): AssuranceLeve
 export function mergeAmr(...lists: string[][]): string[] {
   return [...new Set(lists.flat())];
 }
+
+/**
+ * True when the session proved `level` within `maxAgeMs`: an AAL3 proof also proves AAL2, and AAL1 is
+ * proved by any live session.
+ */
+export function provedWithin(
+  session: { aal2At: number | null; aal3At: number | null },
+  level: string,
+  maxAgeMs: number,
+  now: number,
+): boolean {
+  if (levelRank(level) <= 0) return true;
+  const last = level === 'AAL3' ? (session.aal3At ?? 0) : Math.max(session.aal2At ?? 0, session.aal3At ?? 0);
+  return last > 0 && now - last <= maxAgeMs;
+}

@@ -1,7 +1,7 @@
 /**
  * @module sessions/routes
  * | GET /api/session | cookie `xv_session`; credentialed CORS for the shared domain | session object, or 401 `{authenticated:false}` |
- * | GET /step-up     | query `redirect*`, `aal` (default AAL2)                        | 302 to `redirect` at the level, else to `/login?aal&redirect`; 400 page for a bad redirect |
+ * | GET /step-up     | query `redirect*`, `aal` (default AAL2), `max_age` (seconds)   | 302 to `redirect` at the level (proved within `max_age` when given), else to `/login?aal&redirect`; 400 page for a bad redirect |
  */
 import { type App, createRoute, sharedDomainCors, z } from '@xv/platform';
 import { withQuery } from '../auth/web.js';
@@ -9,7 +9,7 @@ import type { IdentityContext } from '../context.js';
 import { MessagePage } from '../pages/layout.js';
 import { safeRedirect } from '../redirects.js';
 import { jsonResponse, sessionSchema } from '../schemas.js';
-import { isLevel, meetsLevel } from './assurance.js';
+import { isLevel, meetsLevel, provedWithin } from './assurance.js';
 
 const sessionRoute = createRoute({
   method: 'get',
@@ -40,7 +40,11 @@ export function registerSessionRoutes(app: App, identity: IdentityContext) {
       return c.html(<MessagePage title="This link cannot be followed" message={message} />, 400);
     }
     const session = await identity.currentSession(c);
-    if (session && meetsLevel(session.aal, aal)) return c.redirect(redirect, 302);
+    // `max_age` (as in OpenID Connect): the level must have been proved that recently, e.g. before an authenticator change.
+    const maxAge = Number(c.req.query('max_age') ?? Number.NaN);
+    const fresh =
+      !Number.isFinite(maxAge) || (session !== null && provedWithin(session, aal, maxAge * 1000, Date.now()));
+    if (session && meetsLevel(session.aal, aal) && fresh) return c.redirect(redirect, 302);
     return c.redirect(withQuery('/login', { aal, redirect }), 302);
   });
 }

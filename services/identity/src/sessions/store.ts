@@ -31,6 +31,9 @@ export interface SessionRecord {
   amr: string[];
   aal: AssuranceLevel;
   authTime: number;
+  /** When the session last proved AAL2 (or more) and AAL3, or null: see `provedAt`. */
+  aal2At: number | null;
+  aal3At: number | null;
   expiresAt: number;
   /** The session object of `GET /api/session`. */
   view: IdentitySession;
@@ -41,6 +44,11 @@ export interface NewSession {
   userId: string;
   amr: string[];
   aal: AssuranceLevel;
+  /**
+   * When the session proved AAL2 and AAL3. By default: now, for the levels `aal` reaches (a sign-in
+   * proves its level at once). A step-up passes the times it carries over from the session it replaces.
+   */
+  provedAt?: { aal2: number | null; aal3: number | null };
 }
 
 /** Writing `last_seen_at` on every request would turn the hottest read into a write. */
@@ -59,6 +67,14 @@ export interface EpochSource {
   current(): Promise<number>;
 }
 
+/** The proof times of a sign-in at `aal`: AAL3 proves AAL2 as well. */
+export function provedNow(
+  aal: AssuranceLevel,
+  now = Date.now(),
+): { aal2: number | null; aal3: number | null } {
+  return { aal2: aal === 'AAL1' ? null : now, aal3: aal === 'AAL3' ? now : null };
+}
+
 export class SessionStore {
   private readonly cache = new Map<string, CacheEntry>();
 
@@ -73,6 +89,7 @@ export class SessionStore {
     const token = newSecretToken('xss');
     const now = Date.now();
     const id = newId('ses');
+    const provedAt = input.provedAt ?? provedNow(input.aal, now);
     await this.db
       .insertInto('sessions')
       .values({
@@ -83,6 +100,8 @@ export class SessionStore {
         amr: JSON.stringify(input.amr),
         aal: input.aal,
         auth_time: now,
+        aal2_at: provedAt.aal2,
+        aal3_at: provedAt.aal3,
         created_at: now,
         last_seen_at: now,
         expires_at: now + this.policy.lifetimeMs,
@@ -112,6 +131,8 @@ export class SessionStore {
         'sessions.amr',
         'sessions.aal',
         'sessions.auth_time',
+        'sessions.aal2_at',
+        'sessions.aal3_at',
         'sessions.last_seen_at',
         'sessions.expires_at',
         'users.email',
@@ -144,6 +165,8 @@ export class SessionStore {
       amr,
       aal,
       authTime: row.auth_time,
+      aal2At: row.aal2_at,
+      aal3At: row.aal3_at,
       expiresAt: row.expires_at,
       view: {
         authenticated: true,

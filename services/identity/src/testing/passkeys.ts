@@ -7,7 +7,7 @@
  *
  * ```ts
  * const authenticator = new SoftwareAuthenticator();
- * await registerPasskey(identity.url, person.cookie, authenticator);
+ * await registerPasskey(identity.url, person.cookie, authenticator, { password });
  * const { cookie, session } = await signInWithPasskey(identity.url, authenticator, person.cookie);
  * // session.aal === 'AAL3'
  * ```
@@ -40,16 +40,23 @@ export interface AuthenticatorOptions {
   deviceBound?: boolean;
   /** The authenticator verifies the user (PIN, biometrics). Default true. */
   userVerified?: boolean;
+  /**
+   * `packed` attestation with this certificate chain (DER, the attestation certificate first) and the
+   * attestation key of its first certificate (P-256). Default: `none` attestation.
+   */
+  attestation?: { certificates: Uint8Array[]; privateKey: KeyObject };
 }
 
 export class SoftwareAuthenticator {
   private readonly credentials: Credential[] = [];
   private readonly deviceBound: boolean;
   private readonly userVerified: boolean;
+  private readonly attestation: AuthenticatorOptions['attestation'];
 
   constructor(options: AuthenticatorOptions = {}) {
     this.deviceBound = options.deviceBound ?? true;
     this.userVerified = options.userVerified ?? true;
+    this.attestation = options.attestation;
   }
 
   /** `navigator.credentials.create()` on a page of `origin`: a new discoverable P-256 credential. */
@@ -84,10 +91,11 @@ export class SoftwareAuthenticator {
       this.authenticatorData(credential, FLAG.attested),
       attestedCredentialData,
     ]);
+    const clientDataJSON = clientData('webauthn.create', options.challenge, origin);
     const attestationObject = cbor(
       new Map<string, Cbor>([
-        ['fmt', 'none'],
-        ['attStmt', new Map()],
+        ['fmt', this.attestation ? 'packed' : 'none'],
+        ['attStmt', this.attestationStatement(authData, clientDataJSON)],
         ['authData', authData],
       ]),
     );
@@ -97,7 +105,7 @@ export class SoftwareAuthenticator {
       rawId: id,
       type: 'public-key',
       response: {
-        clientDataJSON: clientData('webauthn.create', options.challenge, origin).toString('base64url'),
+        clientDataJSON: clientDataJSON.toString('base64url'),
         attestationObject: attestationObject.toString('base64url'),
         transports: ['internal'],
       },
@@ -135,6 +143,17 @@ export class SoftwareAuthenticator {
     };
   }
 
+  /** A `packed` statement (WebAuthn §8.2): the attestation key signs authData ‖ SHA-256(clientDataJSON). */
+  private attestationStatement(authData: Buffer, clientDataJSON: Buffer): Map<string, Cbor> {
+    if (!this.attestation) return new Map();
+    const signed = Buffer.concat([authData, createHash('sha256').update(clientDataJSON).digest()]);
+    return new Map<string, Cbor>([
+      ['alg', COSE.ES256],
+      ['sig', sign('sha256', signed, this.attestation.privateKey)],
+      ['x5c', this.attestation.certificates],
+    ]);
+  }
+
   /** rpIdHash ‖ flags ‖ signCount (big-endian), the start of every authenticator data. */
   private authenticatorData(credential: Credential, extraFlags: number): Buffer {
     let flags = FLAG.userPresent | extraFlags;
@@ -152,8 +171,8 @@ function clientData(type: string, challenge: string, origin: string): Buffer {
   return Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
 }
 
-/** The part of CBOR (RFC 8949) WebAuthn needs: integers, byte and text strings, maps. */
-type Cbor = number | string | Uint8Array | Map<number | string, Cbor>;
+/** The part of CBOR (RFC 8949) WebAuthn needs: integers, byte and text strings, arrays, maps. */
+type Cbor = number | string | Uint8Array | Cbor[] | Map<number | string, Cbor>;
 
 function cbor(value: Cbor): Buffer {
   if (typeof value === 'number') return value >= 0 ? cborHead(0, value) : cborHead(1, -1 - value);
@@ -162,6 +181,7 @@ function cbor(value: Cbor): Buffer {
     return Buffer.concat([cborHead(3, bytes.length), bytes]);
   }
   if (value instanceof Uint8Array) return Buffer.concat([cborHead(2, value.length), value]);
+  if (Array.isArray(value)) return Buffer.concat([cborHead(4, value.length), ...value.map(cbor)]);
   const entries = [...value].flatMap(([key, item]) => [cbor(key), cbor(item)]);
   return Buffer.concat([cborHead(5, value.size), ...entries]);
 }
@@ -193,19 +213,28 @@ async function expectOk(response: Response, what: string) {
   return response.json();
 }
 
-/** Adds a passkey of `authenticator` to the signed-in person's account, as the /account page does. */
+/**
+ * Adds a passkey of `authenticator` to the signed-in person's account, as the /account page does.
+ * The first second factor of an account needs its `password`; later ones a session that proved AAL2
+ * in the last 10 minutes. Registering does not raise the session: `signInWithPasskey` does.
+ */
 export async function registerPasskey(
   identityUrl: string,
   cookie: string,
   authenticator: SoftwareAuthenticator,
-  name = 'Test passkey',
+  options: { name?: string; password?: string } = {},
 ): Promise<{ id: string; aal: AssuranceLevel }> {
   const origin = new URL(identityUrl).origin;
-  const options = await expectOk(
-    await post(`${identityUrl}/api/auth/passkey/register/options`, cookie, {}),
+  const name = options.name ?? 'Test passkey';
+  const creation = await expectOk(
+    await post(
+      `${identityUrl}/api/auth/passkey/register/options`,
+      cookie,
+      options.password ? { password: options.password } : {},
+    ),
     'passkey registration options',
   );
-  const response = authenticator.create(origin, options);
+  const response = authenticator.create(origin, creation);
   const stored = await expectOk(
     await post(`${identityUrl}/api/auth/passkey/register/verify`, cookie, { response, name }),
     'passkey registration',
