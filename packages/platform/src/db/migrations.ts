@@ -36,11 +36,24 @@ export async function migrate(database: Database, migrations: Migrations): Promi
     // migration may sort below one a running database already applied; it must still run.
     allowUnorderedMigrations: true,
   });
-  const { error, results = [] } = await migrator.migrateToLatest();
+  let outcome = await migrator.migrateToLatest();
+  // Kysely's PostgreSQL introspection reads the catalog of every schema; another schema dropped while it runs
+  // (another database on the same server, or a parallel test run) fails the read with "schema … does not exist".
+  // Nothing was changed then: try again.
+  for (let attempt = 1; attempt < 5 && droppedElsewhere(outcome.error, database.schema); attempt++)
+    outcome = await migrator.migrateToLatest();
+  const { error, results = [] } = outcome;
   const failed = results.find((r) => r.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
     throw new MigrationError(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`.replace('  ', ' '));
   }
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Whether `error` says a schema other than ours vanished (see `migrate`). */
+function droppedElsewhere(error: unknown, ownSchema: string | undefined): boolean {
+  const missing =
+    error instanceof Error ? /schema "([^"]+)" does not exist/.exec(error.message)?.[1] : undefined;
+  return missing !== undefined && missing !== ownSchema;
 }
