@@ -132,7 +132,7 @@ describeEachDatabase('sign-in throttling', (target) => {
       orgName: 'P',
     });
     const authenticator = new SoftwareAuthenticator();
-    await registerPasskey(strict.url, person.cookie, authenticator);
+    await registerPasskey(strict.url, person.cookie, authenticator, { password: PASSWORD });
     for (let i = 0; i < 4; i += 1) await login(strict, email('spray'), 'guess');
     for (let i = 0; i < 6; i += 1) await login(strict, address, 'guess');
     expect(location(await login(strict, address, PASSWORD))).toBe('/login?error=locked');
