@@ -122,6 +122,17 @@ describeEachDatabase('sign-in throttling', (target) => {
     expect(location(await login(strict, address, PASSWORD, { ip: OWNER, cookie: device }))).toBe('/account');
   });
 
+  it('failed sign-ins with the longest e-mail address are counted like any other, never a 500', async () => {
+    const longest = `${'x'.repeat(64)}@${'d'.repeat(63)}.${'e'.repeat(63)}.${'f'.repeat(56)}.test`;
+    for (let i = 0; i < 6; i += 1) {
+      const response = await login(svc, longest, 'not-the-password', { ip: STRANGER });
+      expect(response.status).toBe(303);
+    }
+    expect(location(await login(svc, longest, 'not-the-password', { ip: STRANGER }))).toBe(
+      '/login?error=locked',
+    );
+  });
+
   it('passkey sign-in is never blocked by password failures, even from the same address', async () => {
     const strict = await startIdentity(await target.open('identity'), { XV_IDENTITY_IP_MAX_FAILURES: '3' });
     const address = await owner(strict);

@@ -12,7 +12,14 @@
  * log (the service logger, `event: "sign_in_throttled"`): realm, user id when the
  * account exists, address, failures and wait; never the e-mail or the password.
  */
-import { createRateLimiter, type Database, isLimited, type Logger, type RateLimiter } from '@xv/platform';
+import {
+  createRateLimiter,
+  type Database,
+  isLimited,
+  type Logger,
+  type RateLimiter,
+  sha256Hex,
+} from '@xv/platform';
 
 export interface ThrottleSettings {
   /** Failures of one source for one account before each further try must wait. */
@@ -82,7 +89,7 @@ export class SignInThrottle {
   async waitFor(attempt: Attempt): Promise<number | null> {
     const limits = [isLimited(this.sourceWait, sourceKey(attempt))];
     if (!attempt.device)
-      limits.push(isLimited(this.addresses, attempt.address), isLimited(this.accounts, attempt.account));
+      limits.push(isLimited(this.addresses, attempt.address), isLimited(this.accounts, accountKey(attempt)));
     const waits = (await Promise.all(limits)).flatMap((state) =>
       state ? [Math.max(1, Math.ceil(state.msBeforeNext / 1000))] : [],
     );
@@ -107,7 +114,7 @@ export class SignInThrottle {
     if (attempt.device) return;
     // Spent points past the limit throw; that is the block we want, not an error.
     await this.addresses.consume(attempt.address).catch(() => {});
-    await this.accounts.consume(attempt.account).catch(() => {});
+    await this.accounts.consume(accountKey(attempt)).catch(() => {});
   }
 
   /** A success forgets the source's failures (the nets keep theirs: they count everyone's). */
@@ -134,6 +141,13 @@ export class SignInThrottle {
   }
 }
 
+// Keys are hashed: an e-mail address may be long, and the PostgreSQL store keeps keys of bounded length.
+function accountKey(attempt: Attempt): string {
+  return sha256Hex(attempt.account);
+}
+
 function sourceKey(attempt: Attempt): string {
-  return `${attempt.account}|${attempt.device ? `device:${attempt.device}` : `ip:${attempt.address}`}`;
+  return sha256Hex(
+    `${attempt.account}|${attempt.device ? `device:${attempt.device}` : `ip:${attempt.address}`}`,
+  );
 }
