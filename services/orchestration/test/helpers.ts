@@ -118,3 +118,32 @@ export async function expectError(response: Response, status: number, code: stri
     throw new Error('error without a message');
   return body;
 }
+
+/**
+ * Cloudflare Turnstile's `siteverify`, as the lead form's challenge calls it: a token passes when it starts with
+ * `good-` and the secret is `turnstile-secret`. `env` turns Turnstile on against it; `verifications` are the
+ * forms it received.
+ */
+export async function startTurnstileSiteverify() {
+  const verifications: URLSearchParams[] = [];
+  const server = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const form = new URLSearchParams(body);
+    verifications.push(form);
+    const success = form.get('secret') === 'turnstile-secret' && form.get('response')?.startsWith('good-');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ success, 'error-codes': success ? [] : ['invalid-input-response'] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return {
+    verifications,
+    env: {
+      XV_LEAD_CHALLENGE: 'turnstile',
+      XV_TURNSTILE_SITE_KEY: 'site-key',
+      XV_TURNSTILE_SECRET_KEY: 'turnstile-secret',
+      XV_TURNSTILE_VERIFY_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/siteverify`,
+    },
+  };
+}

@@ -4,8 +4,6 @@
  * built-in `qualify-lead`), which carries the answer in its input under the same
  * field name as the lead form. A solved challenge counts once across all of them.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   answer,
   describeEachDatabase,
@@ -19,7 +17,7 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { OrchestrationDatabase } from '../src/db.js';
 import { orchestrationService } from '../src/service.js';
-import { expectError, jsonInit, modelEnv } from './helpers.js';
+import { expectError, jsonInit, modelEnv, startTurnstileSiteverify } from './helpers.js';
 
 const ADMIN_TOKEN = 'operator-token-0123456789';
 
@@ -134,28 +132,13 @@ describeEachDatabase('lead-creating workflows: ALTCHA', (target) => {
 
 describeEachDatabase('lead-creating workflows: Turnstile', (target) => {
   let service: RunningService;
-  const siteverify = createServer(async (req, res) => {
-    let body = '';
-    for await (const chunk of req) body += chunk;
-    const success = new URLSearchParams(body).get('response')?.startsWith('good-');
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ success, 'error-codes': success ? [] : ['invalid-input-response'] }));
-  });
-
   beforeAll(async () => {
-    await new Promise<void>((resolve) => siteverify.listen(0, '127.0.0.1', resolve));
+    const siteverify = await startTurnstileSiteverify();
     service = await startService(orchestrationService, {
       database: await target.open('orchestration'),
-      env: {
-        XV_LEAD_CHALLENGE: 'turnstile',
-        XV_TURNSTILE_SITE_KEY: 'site-key',
-        XV_TURNSTILE_SECRET_KEY: 'turnstile-secret',
-        XV_TURNSTILE_VERIFY_URL: `http://127.0.0.1:${(siteverify.address() as AddressInfo).port}/siteverify`,
-        XV_ORCH_WF_PER_MINUTE: '100000',
-      },
+      env: { ...siteverify.env, XV_ORCH_WF_PER_MINUTE: '100000' },
     });
   });
-  afterAll(() => new Promise<void>((resolve) => siteverify.close(() => resolve())));
 
   it('the qualify-lead workflow cannot create a lead without a Turnstile token when Turnstile is on', async () => {
     const lead = { name: 'Bot', email: 'bot@spam-farm.example', company: 'Spam' };

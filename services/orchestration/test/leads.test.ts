@@ -1,5 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   cspDirectives,
   cspNonceOf,
@@ -12,7 +10,7 @@ import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';
-import { expectError, jsonInit } from './helpers.js';
+import { expectError, jsonInit, startTurnstileSiteverify } from './helpers.js';
 
 const ADMIN_TOKEN = 'operator-token-0123456789';
 
@@ -197,31 +195,16 @@ describeEachDatabase('lead bot challenge: ALTCHA', (target) => {
 
 describeEachDatabase('lead bot challenge: Turnstile', (target) => {
   let service: RunningService;
-  const verifications: URLSearchParams[] = [];
-  const siteverify = createServer(async (req, res) => {
-    let body = '';
-    for await (const chunk of req) body += chunk;
-    const form = new URLSearchParams(body);
-    verifications.push(form);
-    const success = form.get('secret') === 'turnstile-secret' && form.get('response')?.startsWith('good-');
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ success, 'error-codes': success ? [] : ['invalid-input-response'] }));
-  });
+  let verifications: URLSearchParams[];
 
   beforeAll(async () => {
-    await new Promise<void>((resolve) => siteverify.listen(0, '127.0.0.1', resolve));
+    const siteverify = await startTurnstileSiteverify();
+    verifications = siteverify.verifications;
     service = await startService(orchestrationService, {
       database: await target.open('orchestration'),
-      env: {
-        XV_LEAD_CHALLENGE: 'turnstile',
-        XV_TURNSTILE_SITE_KEY: 'site-key',
-        XV_TURNSTILE_SECRET_KEY: 'turnstile-secret',
-        XV_TURNSTILE_VERIFY_URL: `http://127.0.0.1:${(siteverify.address() as AddressInfo).port}/siteverify`,
-        XV_ORCH_LEAD_PER_MINUTE: '100000',
-      },
+      env: { ...siteverify.env, XV_ORCH_LEAD_PER_MINUTE: '100000' },
     });
   });
-  afterAll(() => new Promise<void>((resolve) => siteverify.close(() => resolve())));
 
   const submit = (token?: string) =>
     service.fetch(
