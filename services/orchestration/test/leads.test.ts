@@ -8,7 +8,7 @@ import {
 } from '@xv/platform/testing';
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';
 import { expectError, jsonInit, startTurnstileSiteverify } from './helpers.js';
 
