@@ -5,6 +5,7 @@
  * 2FA, create an access token, add a member, switch organization, approve a
  * document, ask the agent, make a wallet offer. Screenshots are the test's own.
  */
+import { clearOfTimeStepEnd } from '@xv/platform/testing';
 import { Secret, TOTP } from 'otpauth';
 import type { Locator, Page } from 'playwright-core';
 
@@ -58,6 +59,7 @@ export async function enableTwoFactor(
   const secret = (await page.locator('#totp-secret').textContent())?.trim() ?? '';
   const qrCodes = await page.locator('#totp-qr svg').count();
   await onQrCode?.();
+  await clearOfTimeStepEnd();
   await page.getByLabel('Code from the app').fill(totpCode(secret, Date.now() - 30_000));
   await page.getByRole('button', { name: 'Turn on' }).click();
   // Either the recovery codes appear, or the page says what went wrong.

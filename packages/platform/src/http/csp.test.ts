@@ -141,7 +141,8 @@ describe.runIf(hasChromium())('Content-Security-Policy in Chromium', () => {
     const { page, violations } = await open('');
     await expect(page.addScriptTag({ content: 'window.injected = "added"' })).rejects.toThrow();
     expect(await page.evaluate(() => (window as { injected?: string }).injected)).toBeUndefined();
-    expect(violations.length).toBeGreaterThan(0);
+    // The violation event is dispatched after the refusal: wait for it.
+    await expect.poll(() => violations.length).toBeGreaterThan(0);
     await page.close();
   });
 });

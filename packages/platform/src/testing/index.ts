@@ -96,6 +96,15 @@ export async function within<T>(
   }
 }
 
+/**
+ * Waits, when less than `marginMs` is left of the current time step (TOTP: 30 s), for the next one to begin: a
+ * code typed now is then still inside the verifier's drift window when a slow machine gets it there.
+ */
+export async function clearOfTimeStepEnd(periodMs = 30_000, marginMs = 10_000): Promise<void> {
+  const left = periodMs - (Date.now() % periodMs);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
 /** A port free right now on the loopback interface. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
