@@ -7,33 +7,20 @@
  * second answered (transaction sent) and confirmed, with the batched/baseline ratios.
  */
 import { randomBytes } from 'node:crypto';
-import { chainService } from '@xv/chain';
-import { isChainReady, spawnDevChain } from '@xv/cli';
 import { createPublicClient, type Hex, http } from 'viem';
 import { defineBenchmark, round } from './lib/harness.js';
-import { untilConfirmed } from './lib/relayer.js';
-import { serveForBench } from './lib/services.js';
+import { startBenchRelayer, untilConfirmed } from './lib/relayer.js';
 
 const FINGERPRINTS = 600;
 const CONCURRENCY = 200;
 const INTERVAL_MS = 2000;
-const TOKEN = 'xvc_bench-relayer-token-0123456789abcdef';
 
 export default defineBenchmark({
   name: 'anchor-batching',
   description: `${FINGERPRINTS} fingerprints by ${CONCURRENCY} concurrent clients: one transaction each vs batched every ${INTERVAL_MS} ms`,
   async run() {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const anvil = spawnDevChain({ port });
-    const rpcUrl = `http://127.0.0.1:${port}`;
-    while (!(await isChainReady(rpcUrl))) await new Promise((resolve) => setTimeout(resolve, 100));
-    const relayer = await serveForBench(chainService, {
-      XV_CHAIN_RPC_URL: rpcUrl,
-      XV_CHAIN_TOKEN: TOKEN,
-      XV_CHAIN_POLL_MS: '200',
-      XV_CHAIN_BATCH_INTERVAL_MS: String(INTERVAL_MS),
-    });
-    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    const relayer = await startBenchRelayer({ XV_CHAIN_BATCH_INTERVAL_MS: String(INTERVAL_MS) });
+    const { headers, rpcUrl } = relayer;
     const client = createPublicClient({ transport: http(rpcUrl) });
     const { address } = (await (await fetch(`${relayer.url}/api/relayer`)).json()) as { address: Hex };
     const sent = () => client.getTransactionCount({ address, blockTag: 'pending' });
@@ -85,8 +72,7 @@ export default defineBenchmark({
         confirmedRatio: round(batched.confirmedPerSecond / single.confirmedPerSecond),
       };
     } finally {
-      await relayer.close();
-      anvil.kill('SIGKILL');
+      await relayer.stop();
     }
   },
 });

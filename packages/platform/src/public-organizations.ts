@@ -6,6 +6,7 @@
  * organization exists and whether its admin published a public assistant; a
  * change of that setting takes effect within the cache lifetime.
  */
+import { TtlCache } from './auth/ttl-cache.js';
 import { platformErrors } from './http/errors.js';
 import { isId } from './ids.js';
 
@@ -27,14 +28,11 @@ export interface PublicOrganizationsOptions {
 }
 
 export class PublicOrganizations {
-  private readonly cache = new Map<string, { expires: number; value: Promise<PublicOrganization | null> }>();
-  private readonly ttlMs: number;
-  private readonly maxEntries: number;
+  private readonly cache: TtlCache<PublicOrganization | null>;
   private readonly timeoutMs: number;
 
   constructor(private readonly options: PublicOrganizationsOptions) {
-    this.ttlMs = options.cacheTtlMs ?? 5000;
-    this.maxEntries = options.maxEntries ?? 10_000;
+    this.cache = new TtlCache(options.cacheTtlMs ?? 5000, { maxEntries: options.maxEntries ?? 10_000 });
     this.timeoutMs = options.timeoutMs ?? 5000;
   }
 
@@ -42,17 +40,7 @@ export class PublicOrganizations {
   resolve(orgId: string): Promise<PublicOrganization | null> {
     // Only an id of the organization shape is asked about; anything else names no organization.
     if (!isId(orgId, 'org')) return Promise.resolve(null);
-    const now = Date.now();
-    const hit = this.cache.get(orgId);
-    if (hit && hit.expires > now) return hit.value;
-    if (this.cache.size >= this.maxEntries) {
-      for (const [key, entry] of this.cache)
-        if (entry.expires <= now || this.cache.size >= this.maxEntries) this.cache.delete(key);
-    }
-    const value = this.fetch(orgId);
-    this.cache.set(orgId, { expires: now + this.ttlMs, value });
-    value.catch(() => this.cache.delete(orgId)); // failures are not remembered
-    return value;
+    return this.cache.get(orgId, () => this.fetch(orgId));
   }
 
   /** True only for an existing organization whose public assistant is on. */
