@@ -7,7 +7,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SettingsSpec } from '@xv/platform';
-import { buildService, listen, SERVICES, type ServiceDefinition } from '@xv/platform';
+import { SERVICES } from '@xv/platform';
+import { listen } from '@xv/platform/http';
+import { buildService, type ServiceDefinition } from '@xv/platform/service';
 
 export async function serveForBench<S extends SettingsSpec>(
   definition: ServiceDefinition<S>,

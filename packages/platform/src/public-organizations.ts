@@ -7,7 +7,7 @@
  * change of that setting takes effect within the cache lifetime.
  */
 import { TtlCache } from './auth/ttl-cache.js';
-import { platformErrors } from './http/errors.js';
+import { platformErrors } from './errors.js';
 import { isId } from './ids.js';
 
 export interface PublicOrganization {

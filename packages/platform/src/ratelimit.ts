@@ -5,16 +5,14 @@
  * every instance counts against the same budget.
  */
 
-import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context, MiddlewareHandler } from 'hono';
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
   RateLimiterPostgres,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
-import type { Database } from './db/database.js';
-import { AppError, platformErrors } from './http/errors.js';
+import type { AnyDatabase } from './db/database.js';
+import { AppError, platformErrors } from './errors.js';
 
 export type RateLimiter = RateLimiterAbstract;
 
@@ -27,7 +25,10 @@ export interface RateLimitOptions {
   blockSeconds?: number;
 }
 
-export async function createRateLimiter(database: Database, options: RateLimitOptions): Promise<RateLimiter> {
+export async function createRateLimiter(
+  database: AnyDatabase,
+  options: RateLimitOptions,
+): Promise<RateLimiter> {
   const common = {
     keyPrefix: options.keyPrefix,
     points: options.points,
@@ -70,25 +71,4 @@ export function tooManyRequests(state: RateLimiterRes): AppError {
     { retryAfter },
     { 'Retry-After': String(retryAfter) },
   );
-}
-
-/** The caller's IP: the socket's address, or the first `X-Forwarded-For` hop when behind a trusted proxy. */
-export function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
-/** Middleware: one point per request, keyed by the caller's IP. */
-export function limitByIp(limiter: RateLimiter, trustProxy: boolean): MiddlewareHandler {
-  return async (c, next) => {
-    await consumeOrReject(limiter, clientIp(c, trustProxy));
-    return next();
-  };
 }

@@ -10,11 +10,11 @@ import { collectDefaultMetrics } from 'prom-client';
 import { loadInternalToken } from './auth/internal.js';
 import { IdentityMemberships } from './auth/memberships.js';
 import { RevocationWatch } from './auth/revocations.js';
-import { SsoClient } from './auth/sso.js';
-import { type Database, openDatabase } from './db/database.js';
+import { type AnyDatabase, type Database, openDatabase } from './db/database.js';
 import { type Migrations, migrate } from './db/migrations.js';
 import { type App, createApp } from './http/app.js';
 import { listen } from './http/server.js';
+import { SsoClient } from './http/sso.js';
 import { createLogger, type Logger } from './logger.js';
 import { SERVICES, type ServiceName } from './services.js';
 import { loadPlatformSettings, type PlatformSettings } from './settings/platform.js';
@@ -22,11 +22,12 @@ import { loadSettings, type Settings, SettingsError, type SettingsSpec } from '.
 
 type Env = Record<string, string | undefined>;
 
-export interface ServiceContext<Own = unknown> {
+export interface ServiceContext<Own = unknown, DB = unknown> {
   settings: PlatformSettings;
   /** The service's own settings. */
   config: Own;
-  database: Database;
+  /** The service's own database, typed by its tables. */
+  database: Database<DB>;
   logger: Logger;
   sso: SsoClient;
   /**
@@ -45,32 +46,37 @@ export interface ServiceContext<Own = unknown> {
   onClose(task: () => unknown): void;
 }
 
-export interface ServiceDefinition<S extends SettingsSpec = SettingsSpec> {
+export interface ServiceDefinition<S extends SettingsSpec = SettingsSpec, DB = unknown> {
   name: ServiceName;
   description: string;
   settings?: S;
   migrations: Migrations;
   /** Runs on the opened database before migrations, e.g. to load a SQLite extension its tables need. */
-  prepareDatabase?(database: Database): void | Promise<void>;
-  setup(app: App, context: ServiceContext<Settings<S>>): void | Promise<void>;
+  prepareDatabase?(database: Database<DB>): void | Promise<void>;
+  setup(app: App, context: ServiceContext<Settings<S>, DB>): void | Promise<void>;
 }
 
-export function defineService<S extends SettingsSpec = Record<never, never>>(
-  definition: ServiceDefinition<S>,
-): ServiceDefinition<S> {
-  return definition;
+/**
+ * Defines a service over its tables: `defineService<Tables>()({ name, settings, … })`.
+ * The tables are named explicitly and the settings inferred, hence the two calls
+ * (TypeScript cannot infer one type argument and take the other).
+ */
+export function defineService<DB = unknown>() {
+  return <S extends SettingsSpec = Record<never, never>>(
+    definition: ServiceDefinition<S, DB>,
+  ): ServiceDefinition<S, DB> => definition;
 }
 
 export interface BuildOptions {
   env?: Env;
   /** Use this database instead of opening the configured one (it is not closed by the service). */
-  database?: Database;
+  database?: AnyDatabase;
   logger?: Logger;
 }
 
-export interface BuiltService<Own = unknown> {
+export interface BuiltService<Own = unknown, DB = unknown> {
   app: App;
-  context: ServiceContext<Own>;
+  context: ServiceContext<Own, DB>;
   /** Marks the start of a shutdown (aborts `context.stopping`); call it before closing the HTTP server. */
   beginShutdown(): void;
   close(): Promise<void>;
@@ -80,8 +86,8 @@ export interface BuiltService<Own = unknown> {
  * The service's own database as its settings name it (URL, schema, pool size): what
  * the service opens, and what operator commands open when they work on it directly.
  */
-export function openServiceDatabase(settings: PlatformSettings): Promise<Database> {
-  return openDatabase({
+export function openServiceDatabase<DB = unknown>(settings: PlatformSettings): Promise<Database<DB>> {
+  return openDatabase<DB>({
     service: settings.service,
     url: settings.serviceDatabaseUrl,
     dataDir: settings.dataDir,
@@ -90,15 +96,15 @@ export function openServiceDatabase(settings: PlatformSettings): Promise<Databas
   });
 }
 
-export async function buildService<S extends SettingsSpec>(
-  definition: ServiceDefinition<S>,
+export async function buildService<S extends SettingsSpec, DB>(
+  definition: ServiceDefinition<S, DB>,
   options: BuildOptions = {},
-): Promise<BuiltService<Settings<S>>> {
+): Promise<BuiltService<Settings<S>, DB>> {
   const env = options.env ?? process.env;
   const settings = loadPlatformSettings(definition.name, env);
   const config = loadSettings(definition.settings ?? ({} as S), env);
   const logger = options.logger ?? createLogger(definition.name, settings.logLevel);
-  const database = options.database ?? (await openServiceDatabase(settings));
+  const database: Database<DB> = options.database ?? (await openServiceDatabase<DB>(settings));
   const closers: (() => unknown)[] = [];
   if (!options.database) closers.push(() => database.close());
   const stopping = new AbortController();
@@ -120,7 +126,7 @@ export async function buildService<S extends SettingsSpec>(
       stopping.signal.addEventListener('abort', () => revocations.stop(), { once: true });
       closers.push(() => revocations.stop());
     }
-    const context: ServiceContext<Settings<S>> = {
+    const context: ServiceContext<Settings<S>, DB> = {
       settings,
       config,
       database,
@@ -149,8 +155,10 @@ export async function buildService<S extends SettingsSpec>(
 }
 
 /** The entry point of a service process. */
-export async function runService<S extends SettingsSpec>(definition: ServiceDefinition<S>): Promise<void> {
-  let built: BuiltService<Settings<S>>;
+export async function runService<S extends SettingsSpec, DB>(
+  definition: ServiceDefinition<S, DB>,
+): Promise<void> {
+  let built: BuiltService<Settings<S>, DB>;
   try {
     built = await buildService(definition);
   } catch (error) {

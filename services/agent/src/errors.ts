@@ -4,7 +4,7 @@
  */
 import { defineErrors } from '@xv/platform';
 
-export const errors = defineErrors({
+export const errors = defineErrors('agent', {
   invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
   empty_message: { status: 400, message: 'The message is empty.' },
   message_too_long: { status: 400, message: 'The message is too long.' },

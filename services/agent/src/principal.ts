@@ -14,15 +14,8 @@
  * The same id under two owners is two unrelated sessions.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  activeMembership,
-  type IdentitySession,
-  isLocalhostDomain,
-  SESSION_COOKIE,
-  type SessionMembership,
-  type SsoClient,
-  sha256Hex,
-} from '@xv/platform';
+import { type IdentitySession, SESSION_COOKIE, type SessionMembership, sha256Hex } from '@xv/platform';
+import { activeMembership, isLocalhostDomain, type SsoClient } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 

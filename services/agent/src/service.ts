@@ -3,7 +3,10 @@
  * The agent service: one stateful object per chat session, streamed answers,
  * business tools, and a chat page.
  */
-import { createModelCatalog, createRateLimiter, defineService, PublicOrganizations } from '@xv/platform';
+
+import { createRateLimiter, PublicOrganizations } from '@xv/platform';
+import { createModelCatalog } from '@xv/platform/ai';
+import { defineService } from '@xv/platform/service';
 import { migrations } from './migrations/index.js';
 import { registerChatPage } from './page/chat-page.js';
 import { registerAgentApi } from './routes/api.js';
@@ -12,7 +15,7 @@ import { SessionStore } from './sessions/store.js';
 import { agentSettingsSpec } from './settings.js';
 import { TicketDesk } from './tools/tickets.js';
 
-export const agentService = defineService({
+export const agentService = defineService()({
   name: 'agent',
   description: 'AI agents with one stateful object per session, streamed replies and business tools.',
   settings: agentSettingsSpec,

@@ -2,7 +2,9 @@
  * @module settings
  * The agent's own settings (the model settings come from the shared model layer).
  */
-import { modelSettingsSpec, seconds, setting, z } from '@xv/platform';
+
+import { seconds, setting, z } from '@xv/platform';
+import { modelSettingsSpec } from '@xv/platform/ai';
 
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 

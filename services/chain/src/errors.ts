@@ -4,7 +4,7 @@
  */
 import { defineErrors } from '@xv/platform';
 
-export const errors = defineErrors({
+export const errors = defineErrors('chain', {
   invalid_token: { status: 401, message: 'Send the relayer credential as a bearer token.' },
   anchor_not_found: { status: 404, message: 'No anchor exists for that hash.' },
   transaction_not_found: { status: 404, message: 'The chain does not know that transaction.' },

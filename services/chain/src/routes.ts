@@ -10,7 +10,9 @@
  * | GET    | /api/relayer         | none              | address, chain id, balance status, queue |
  * | GET    | /tx/{txHash}         | none              | explorer page of one transaction (HTML) |
  */
-import { type App, constantTimeEqual, createRoute, z } from '@xv/platform';
+
+import { constantTimeEqual } from '@xv/platform';
+import { type App, createRoute, z } from '@xv/platform/http';
 import type { MiddlewareHandler } from 'hono';
 import { BaseError, type Hex } from 'viem';
 import { errors } from './errors.js';

@@ -4,15 +4,15 @@
  * fingerprints for the trust service (which authenticates with a shared service
  * credential) and serves explorer pages for the local chain.
  */
-import { defineService } from '@xv/platform';
-import { relayerToken } from './credential.js';
+import { relayerToken } from '@xv/platform';
+import { defineService } from '@xv/platform/service';
 import { migrations } from './migrations/index.js';
 import { Relayer } from './relayer/relayer.js';
 import { connectWallet } from './relayer/wallet.js';
 import { registerRoutes } from './routes.js';
 import { chainSettings } from './settings.js';
 
-export const chainService = defineService({
+export const chainService = defineService()({
   name: 'chain',
   description:
     'Chain relayer: the only holder of the on-chain key; anchors 32-byte fingerprints on an EVM chain.',

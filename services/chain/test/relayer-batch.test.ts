@@ -1,9 +1,10 @@
 /**
  * Batched anchoring and the balance floor: public anchors cannot drain the relayer.
  */
-import { verifyInclusion } from '@xv/chain';
+
 import { type DevChain, startDevChain, startRelayer, TEST_RELAYER_TOKEN } from '@xv/chain/testing';
 import type { Database } from '@xv/platform';
+import { verifyInclusion } from '@xv/platform';
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { createPublicClient, type Hex, http } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -6,16 +6,15 @@
  */
 
 import {
-  AuthGuard,
   createRateLimiter,
   type Database,
   type KeyEncryptionKey,
   type RateLimiter,
   SESSION_COOKIE,
-  type ServiceContext,
   type Settings,
-  serviceOrigins,
 } from '@xv/platform';
+import { AuthGuard, serviceOrigins } from '@xv/platform/http';
+import type { ServiceContext } from '@xv/platform/service';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { prepareDummyHash } from './accounts/passwords.js';

@@ -4,7 +4,7 @@
  */
 import { defineErrors } from '@xv/platform';
 
-export const errors = defineErrors({
+export const errors = defineErrors('identity', {
   unauthenticated: { status: 401, message: 'Sign in first.' },
   invalid_token: { status: 401, message: 'The bearer token is not valid.' },
   insufficient_scope: { status: 403, message: 'The token does not carry the scope this needs.' },

@@ -9,7 +9,7 @@
  * path that a browser would read as `//host`. Anything else is refused, and the
  * caller falls back to its default page.
  */
-import { isHostUnderDomain } from '@xv/platform';
+import { isHostUnderDomain } from '@xv/platform/http';
 
 const MAX_LENGTH = 2048;
 /** Decoding rounds before a target is deemed too nested to be honest. */

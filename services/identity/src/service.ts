@@ -3,7 +3,7 @@
  * The identity service: its settings, migrations and routes. Each feature folder
  * registers its own routes on the app with the shared identity context.
  */
-import { defineService } from '@xv/platform';
+import { defineService } from '@xv/platform/service';
 import { registerAuthRoutes } from './auth/routes.js';
 import { createIdentityContext } from './context.js';
 import { registerCredentialRoutes } from './credentials/register.js';
@@ -18,7 +18,7 @@ import { registerServiceClientRoutes } from './service-clients/routes.js';
 import { registerSessionRoutes } from './sessions/routes.js';
 import { identitySettings } from './settings.js';
 
-export const identityService = defineService({
+export const identityService = defineService()({
   name: 'identity',
   description:
     'Multi-realm customer identity: the shared sign-in session, 2FA, step-up, organizations, service clients and verifiable credentials.',

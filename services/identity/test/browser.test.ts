@@ -4,7 +4,10 @@
  * with Chromium's virtual authenticator, and steps up to AAL3 with it.
  * WebAuthn needs a host name as RP id, so the service is served on http://localhost.
  */
-import { buildService, listen, openDatabase } from '@xv/platform';
+
+import { openDatabase } from '@xv/platform';
+import { listen } from '@xv/platform/http';
+import { buildService } from '@xv/platform/service';
 import {
   clearOfTimeStepEnd,
   cspNonceOf,

@@ -1,4 +1,6 @@
-import { createAuthGuard, defineService, newId } from '@xv/platform';
+import { newId } from '@xv/platform';
+import { createAuthGuard } from '@xv/platform/http';
+import { defineService } from '@xv/platform/service';
 import { describeEachDatabase, type RunningService, startService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
 import { createRealm } from '../src/accounts/repository.js';
@@ -8,7 +10,7 @@ import { createServiceClient, createUser, startIdentity } from '../src/testing.j
 import { type Admin, email, signUpAdmin } from './helpers.js';
 
 /** Another XV service that accepts "session, or service token with scope did:issue for that organization". */
-const issuingService = defineService({
+const issuingService = defineService()({
   name: 'trust',
   description: 'A service guarded by the platform guard, for tests.',
   migrations: {},

@@ -5,15 +5,9 @@
  * session (`xv_session`, checked with the identity service) in its active
  * organization. Failed token attempts are rate-limited per client address.
  */
-import {
-  activeMembership,
-  clientIp,
-  consumeOrReject,
-  isLimited,
-  type RateLimiter,
-  type SsoClient,
-  tooManyRequests,
-} from '@xv/platform';
+
+import { consumeOrReject, isLimited, type RateLimiter, tooManyRequests } from '@xv/platform';
+import { activeMembership, clientIp, type SsoClient } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { type Caller, REVIEW_PERMISSION, type Scope } from './caller.js';
 import { errors } from './errors.js';

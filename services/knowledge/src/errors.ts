@@ -4,7 +4,7 @@
  */
 import { defineErrors } from '@xv/platform';
 
-export const errors = defineErrors({
+export const errors = defineErrors('knowledge', {
   unauthenticated: { status: 401, message: 'Send a personal access token as a Bearer token, or sign in.' },
   invalid_token: { status: 401, message: 'The access token is unknown or revoked.' },
   missing_scope: { status: 403, message: 'The access token lacks the scope this needs.' },
@@ -29,7 +29,7 @@ export const errors = defineErrors({
     message: 'The revision must be the SHA-256 content hash of a revision (hex, or sha256-<hex>).',
   },
   no_public_assistant: {
-    status: 404,
+    status: 403,
     message: 'No organization with a public assistant has that id.',
   },
   not_approved: { status: 409, message: 'Only a document with an approved revision can be made public.' },

@@ -1,4 +1,4 @@
-import { runService } from '@xv/platform';
+import { runService } from '@xv/platform/service';
 import { knowledgeService } from './service.js';
 
 await runService(knowledgeService);

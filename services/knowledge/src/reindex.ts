@@ -6,7 +6,8 @@
  * service), so it works whether or not the service is running; a running
  * service sees the new index at its next search.
  */
-import { createLogger, loadPlatformSettings, loadSettings, migrate, openServiceDatabase } from '@xv/platform';
+import { createLogger, loadPlatformSettings, loadSettings, migrate } from '@xv/platform';
+import { openServiceDatabase } from '@xv/platform/service';
 import type { KnowledgeDatabase } from './db.js';
 import { migrations } from './migrations/index.js';
 import { openKnowledgeIndex } from './open-index.js';

@@ -2,7 +2,8 @@
  * @module service
  * The knowledge service: its settings, migrations and routes.
  */
-import { createRateLimiter, defineService, PublicOrganizations } from '@xv/platform';
+import { createRateLimiter, PublicOrganizations } from '@xv/platform';
+import { defineService } from '@xv/platform/service';
 import { Authenticator } from './auth.js';
 import type { KnowledgeDatabase } from './db.js';
 import { DocumentStore } from './documents/documents.js';
@@ -18,7 +19,7 @@ import { knowledgeSettings } from './settings.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { TokenStore } from './tokens/tokens.js';
 
-export const knowledgeService = defineService({
+export const knowledgeService = defineService()({
   name: 'knowledge',
   description:
     'Knowledge base: Markdown pushed from the desktop client, Maker-Checker review, hybrid search and an MCP server.',

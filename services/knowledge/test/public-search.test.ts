@@ -52,7 +52,7 @@ describeEachDatabase('public documents and public search', (target) => {
     expect((await publicSearch(acme(), 'zebrafish')).body.hits).toEqual([]);
   });
 
-  it('an organization without a public assistant, or no organization, answers the same 404', async () => {
+  it('an organization without a public assistant, or no organization, answers the same 403', async () => {
     const globexDoc = await publish(
       world,
       'globex.md',
@@ -66,7 +66,7 @@ describeEachDatabase('public documents and public search', (target) => {
     const unknown = await publicSearch('org_00000000000000000000000000', 'zebrafish');
     const label = await publicSearch('acme', 'zebrafish');
     for (const answer of [off, unknown, label]) {
-      expect(answer.status).toBe(404);
+      expect(answer.status).toBe(403);
       expect(answer.body).toMatchObject({ ok: false, error: 'no_public_assistant' });
     }
   });

@@ -4,7 +4,7 @@
  */
 import { defineErrors } from '@xv/platform';
 
-export const errors = defineErrors({
+export const errors = defineErrors('orchestration', {
   empty_prompt: { status: 400, message: 'Send a non-empty prompt.' },
   prompt_too_long: { status: 400, message: 'The prompt is longer than 600 characters.' },
   all_failed: { status: 502, message: 'Every model of the tier failed to answer.' },

@@ -1,4 +1,4 @@
-import { runService } from '@xv/platform';
+import { runService } from '@xv/platform/service';
 import { orchestrationService } from './service.js';
 
 await runService(orchestrationService);

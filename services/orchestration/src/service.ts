@@ -5,7 +5,9 @@
  * client IP (in PostgreSQL when the service runs on it, so all instances share
  * the budget).
  */
-import { createRateLimiter, defineService, publicCors, SettingsError } from '@xv/platform';
+import { createRateLimiter, SettingsError } from '@xv/platform';
+import { publicCors } from '@xv/platform/http';
+import { defineService } from '@xv/platform/service';
 import type { OrchestrationDatabase } from './db.js';
 import { altchaChallenge, type BotChallenge, noChallenge, turnstileChallenge } from './leads/challenge.js';
 import { registerLeadRoutes } from './leads/routes.js';
@@ -22,7 +24,7 @@ import { WorkflowEngine } from './workflows/engine.js';
 import { BUILT_IN_WORKFLOWS_DIR, loadWorkflows } from './workflows/registry.js';
 import { registerWorkflowRoutes } from './workflows/routes.js';
 
-export const orchestrationService = defineService({
+export const orchestrationService = defineService()({
   name: 'orchestration',
   description: 'Model routing with fallback, durable declarative workflows and lead capture.',
   settings: orchestrationSettings,

@@ -2,7 +2,8 @@
  * @module settings
  * The orchestration service's own settings (environment variables), on top of the platform's.
  */
-import { flag, modelSettingsSpec, seconds, setting, z } from '@xv/platform';
+import { flag, seconds, setting, z } from '@xv/platform';
+import { modelSettingsSpec } from '@xv/platform/ai';
 import { tiersFromJson } from './router/tiers.js';
 
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildService, openDatabase, SettingsError } from '@xv/platform';
+import { openDatabase, SettingsError } from '@xv/platform';
+import { buildService } from '@xv/platform/service';
 import { tempDir } from '@xv/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';

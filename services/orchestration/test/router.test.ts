@@ -1,4 +1,5 @@
-import { buildService, SettingsError } from '@xv/platform';
+import { SettingsError } from '@xv/platform';
+import { buildService } from '@xv/platform/service';
 import {
   answer,
   describeEachDatabase,

@@ -4,7 +4,7 @@
  */
 import { defineErrors } from '@xv/platform';
 
-export const errors = defineErrors({
+export const errors = defineErrors('trust', {
   stepup_required: {
     status: 403,
     message: 'This tier needs phishing-resistant sign-in (AAL3, a passkey): step up first.',

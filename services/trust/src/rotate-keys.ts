@@ -13,7 +13,8 @@
  * `XV_TRUST_DATABASE_URL` / `DATABASE_URL`, `XV_IDENTITY_URL`).
  */
 import { pathToFileURL } from 'node:url';
-import { loadPlatformSettings, loadSettings, migrate, openServiceDatabase } from '@xv/platform';
+import { loadPlatformSettings, loadSettings, migrate } from '@xv/platform';
+import { openServiceDatabase } from '@xv/platform/service';
 import type { TrustDb } from './db.js';
 import { IssuerDirectory } from './issuers/directory.js';
 import { loadTrustKek } from './keys/kek.js';

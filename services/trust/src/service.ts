@@ -4,8 +4,9 @@
  * receipts, anchors manifest hashes through the chain relayer (it holds no on-chain
  * key), issues EAS-style attestations, and lets anyone verify.
  */
-import { relayerToken } from '@xv/chain';
-import { createAuthGuard, defineService } from '@xv/platform';
+import { relayerToken } from '@xv/platform';
+import { createAuthGuard } from '@xv/platform/http';
+import { defineService } from '@xv/platform/service';
 import { migrations } from './migrations/index.js';
 import { registerApi } from './routes/api.js';
 import { registerPages } from './routes/pages.js';
@@ -13,7 +14,7 @@ import { createTrustRateLimits } from './routes/rate-limits.js';
 import { trustSettings } from './settings.js';
 import { createTrust } from './trust.js';
 
-export const trustService = defineService({
+export const trustService = defineService()({
   name: 'trust',
   description:
     'Trust sealing: signed manifests, receipts, anchoring, attestations and independent verification.',

@@ -17,7 +17,8 @@
  *                                    Running services learn it within a second.
  *   xv user enable <email> [--realm <id>]
  */
-import { type Database, loadPlatformSettings, migrate, openServiceDatabase } from '@xv/platform';
+import { type Database, loadPlatformSettings, migrate } from '@xv/platform';
+import { openServiceDatabase } from '@xv/platform/service';
 import { UsageError } from '../launcher/start.js';
 import { type Env, type Out, option } from './args.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { loadSettings } from '../settings/settings.js';
 import { createModelCatalog, parseModelRef } from './models.js';
 import { modelSettingsSpec } from './settings.js';

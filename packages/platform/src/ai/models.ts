@@ -8,7 +8,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { createWorkersAI } from 'workers-ai-provider';
-import { defineErrors } from '../http/errors.js';
+import { defineErrors } from '../errors.js';
 import { openAiCompatibleClient, registerPlainCompletion } from './completion.js';
 import { type ModelSettings, WORKERS_AI_DEFAULT_BASE_URL } from './settings.js';
 
@@ -23,7 +23,7 @@ export interface ModelRef {
   model: string;
 }
 
-export const aiErrors = defineErrors({
+export const aiErrors = defineErrors('platform', {
   ai_unavailable: { status: 503, message: 'The AI inference service is not configured.' },
   invalid_model: { status: 400, message: 'The model reference is not `<provider>:<model id>`.' },
 });

@@ -8,11 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Context } from 'hono';
-import { constantTimeEqual } from '../crypto.js';
 import { readOrCreateSecretFile } from '../secret-file.js';
 import type { PlatformSettings } from '../settings/platform.js';
-import { bearerToken } from './guard.js';
 
 export const INTERNAL_TOKEN_FILE = 'internal-token';
 
@@ -24,10 +21,4 @@ export function loadInternalToken(settings: Pick<PlatformSettings, 'internalToke
       randomBytes(32).toString('base64url'),
     )
   );
-}
-
-/** Whether the request carries `Authorization: Bearer <internal credential>` (compared in constant time). */
-export function isInternalCaller(c: Context, internalToken: string): boolean {
-  const token = bearerToken(c);
-  return typeof token === 'string' && constantTimeEqual(token, internalToken);
 }

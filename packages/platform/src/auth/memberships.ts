@@ -6,7 +6,7 @@
  * (a knowledge-base token). Answers are kept a few seconds, dropped as soon as
  * identity reports a revocation, and not used while the revocation watch is down.
  */
-import { platformErrors } from '../http/errors.js';
+import { platformErrors } from '../errors.js';
 import type { RevocationWatch } from './revocations.js';
 import { TtlCache } from './ttl-cache.js';
 

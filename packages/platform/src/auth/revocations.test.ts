@@ -1,7 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SsoClient } from '../http/sso.js';
+import type { IdentitySession } from './principals.js';
 import { RevocationWatch } from './revocations.js';
-import { type IdentitySession, SsoClient } from './sso.js';
 
 /**
  * A stand-in for identity: `GET /api/session` answers from `sessions` and counts its

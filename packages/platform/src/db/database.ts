@@ -16,6 +16,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/** A database of any tables, for code that serves every service (migrations, probes, limiters). */
+// biome-ignore lint/suspicious/noExplicitAny: Kysely's own idiom for a database whose tables are not known here
+export type AnyDatabase = Database<any>;
+
 export interface Database<DB = unknown> {
   readonly kysely: Kysely<DB>;
   readonly dialect: DialectName;
@@ -119,7 +123,7 @@ export function transaction<DB, T>(
 }
 
 /** True when the database answers a trivial query. */
-export async function ping(database: Database): Promise<boolean> {
+export async function ping(database: AnyDatabase): Promise<boolean> {
   try {
     await sql`select 1`.execute(database.kysely);
     return true;

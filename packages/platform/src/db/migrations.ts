@@ -5,7 +5,7 @@
  * two instances starting together on PostgreSQL do not race.
  */
 import { type Kysely, type Migration, Migrator } from 'kysely';
-import type { Database, DialectName } from './database.js';
+import type { AnyDatabase, DialectName } from './database.js';
 
 /** A migration receives the dialect too, for the few statements that differ. */
 export interface ServiceMigration {
@@ -19,7 +19,7 @@ export class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
-export async function migrate(database: Database, migrations: Migrations): Promise<string[]> {
+export async function migrate(database: AnyDatabase, migrations: Migrations): Promise<string[]> {
   const provided: Record<string, Migration> = {};
   for (const [name, migration] of Object.entries(migrations)) {
     provided[name] = {
@@ -28,7 +28,7 @@ export async function migrate(database: Database, migrations: Migrations): Promi
     };
   }
   const migrator = new Migrator({
-    db: database.kysely as Kysely<unknown>,
+    db: database.kysely,
     provider: { getMigrations: async () => provided },
     // The bookkeeping tables live beside the service's own, in its schema.
     ...(database.schema ? { migrationTableSchema: database.schema } : {}),

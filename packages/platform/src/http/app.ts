@@ -14,14 +14,14 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { register as globalRegistry } from 'prom-client';
 import type { ZodError } from 'zod';
-import { type Database, ping } from '../db/database.js';
+import { type AnyDatabase, ping } from '../db/database.js';
+import { AppError, isErrorStatus, platformErrors } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceName } from '../services.js';
 import type { PlatformSettings } from '../settings/platform.js';
 import { type CspVariables, contentSecurityPolicy } from './csp.js';
 import { csrfProtection } from './csrf.js';
 import { renderDocsPage } from './docs-page.js';
-import { AppError, platformErrors } from './errors.js';
 import { createHttpMetrics } from './metrics.js';
 import { serviceOrigins, sharedDomainSources } from './origins.js';
 
@@ -40,7 +40,7 @@ export interface CreateAppOptions {
   version?: string;
   description?: string;
   settings: PlatformSettings;
-  database: Database;
+  database: AnyDatabase;
   logger: Logger;
 }
 
@@ -212,7 +212,8 @@ function toAppError(error: unknown): AppError {
     if (error.status === 403) return platformErrors.forbidden();
     if (error.status === 404) return platformErrors.not_found();
     if (error.status === 405) return platformErrors.method_not_allowed();
-    if (error.status < 500) return new AppError(error.status, 'bad_request', error.message || 'Bad request.');
+    if (error.status < 500 && isErrorStatus(error.status))
+      return new AppError(error.status, 'bad_request', error.message || 'Bad request.');
   }
   if (error instanceof URIError)
     return platformErrors.invalid_request('The address contains malformed escapes.');

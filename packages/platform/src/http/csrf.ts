@@ -8,7 +8,7 @@
  * foreign page could sign the visitor in to an account of its choosing (login CSRF).
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { platformErrors } from './errors.js';
+import { platformErrors } from '../errors.js';
 import { isXvOrigin } from './origins.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

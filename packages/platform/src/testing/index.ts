@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe } from 'vitest';
-import { type Database, type DialectName, openDatabase } from '../db/database.js';
+import { type AnyDatabase, type Database, type DialectName, openDatabase } from '../db/database.js';
 import { listen } from '../http/server.js';
 import type { Logger } from '../logger.js';
 import { type BuiltService, buildService, type ServiceDefinition } from '../service.js';
@@ -117,7 +117,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface RunningService<Own = unknown> extends BuiltService<Own> {
+export interface RunningService<Own = unknown, DB = unknown> extends BuiltService<Own, DB> {
   url: string;
   /** `fetch` relative to the service's base URL. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
@@ -127,10 +127,10 @@ export interface RunningService<Own = unknown> extends BuiltService<Own> {
 const TEST_INTERNAL_TOKEN = randomBytes(32).toString('hex');
 
 /** Builds a service on `database` and serves it on a free loopback port. */
-export async function startService<S extends SettingsSpec>(
-  definition: ServiceDefinition<S>,
-  options: { database: Database; env?: Record<string, string | undefined>; logger?: Logger },
-): Promise<RunningService<Settings<S>>> {
+export async function startService<S extends SettingsSpec, DB>(
+  definition: ServiceDefinition<S, DB>,
+  options: { database: AnyDatabase; env?: Record<string, string | undefined>; logger?: Logger },
+): Promise<RunningService<Settings<S>, DB>> {
   const port = await freePort();
   const key = SERVICES[definition.name].envKey;
   const url = `http://127.0.0.1:${port}`;

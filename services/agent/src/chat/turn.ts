@@ -7,14 +7,15 @@
  * together); a model failure, a timeout or a client that went away leaves the
  * history as it was.
  */
+
+import { newId } from '@xv/platform';
 import {
   type ChatEvent,
   type LanguageModel,
   type ModelCatalog,
   type ModelMessage,
-  newId,
   streamChat,
-} from '@xv/platform';
+} from '@xv/platform/ai';
 import type { SessionSnapshot, SessionTurn } from '../sessions/actor.js';
 import { LeaseLostError, type Route, type SessionStore, type StoredMessage } from '../sessions/store.js';
 import { agentTools, type ToolContext } from '../tools/index.js';

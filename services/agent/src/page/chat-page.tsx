@@ -7,7 +7,7 @@
  * a visitor who is not signed in gets the anonymous owner cookie here, so their
  * conversations are theirs alone.
  */
-import { type App, cspNonce, type SsoClient } from '@xv/platform';
+import { type App, cspNonce, type SsoClient } from '@xv/platform/http';
 import type { Child } from 'hono/jsx';
 import { issueOwnerCookie, type Principal, principalOf } from '../principal.js';
 import { CHAT_SCRIPT } from './chat-script.js';

@@ -12,18 +12,10 @@
  * | POST /api/reset | `{ok:true}`: the conversation is forgotten, the settings stay |
  * | GET /api/tickets | tickets the caller opened, and their active organization's with `tickets:read` |
  */
-import {
-  type App,
-  createRoute,
-  limitByIp,
-  type ModelCatalog,
-  type PublicOrganizations,
-  platformErrors,
-  type RateLimiter,
-  type SsoClient,
-  sharedDomainCors,
-  z,
-} from '@xv/platform';
+
+import { type PublicOrganizations, platformErrors, type RateLimiter } from '@xv/platform';
+import type { ModelCatalog } from '@xv/platform/ai';
+import { type App, createRoute, limitByIp, type SsoClient, sharedDomainCors, z } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { type ChatDependencies, type ChatRequest, effectiveRoute, startChatTurn } from '../chat/turn.js';
 import { errors } from '../errors.js';

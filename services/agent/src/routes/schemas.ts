@@ -2,7 +2,9 @@
  * @module routes/schemas
  * Request and response shapes of the agent API, as the spec names them.
  */
-import { MODEL_PROVIDERS, z } from '@xv/platform';
+
+import { z } from '@xv/platform';
+import { MODEL_PROVIDERS } from '@xv/platform/ai';
 
 const MAX_ROUTE_JSON = 2_000;
 

@@ -7,7 +7,8 @@
  * the token, so a holder that lost its lease (paused past the expiry) can no
  * longer change the session. Works the same on SQLite and PostgreSQL.
  */
-import { type Database, type ModelProvider, newId, transaction } from '@xv/platform';
+import { type Database, newId, transaction } from '@xv/platform';
+import type { ModelProvider } from '@xv/platform/ai';
 import { type Generated, type Kysely, sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 
 type SessionUpdate = UpdateQueryBuilder<Tables, 'agent_sessions', 'agent_sessions', UpdateResult>;

@@ -4,7 +4,7 @@
  * checked against the schemas the model is shown; a tool that throws is reported
  * to the model as that tool's error, and the turn goes on.
  */
-import { tool, zodSchema } from '@xv/platform';
+import { tool, zodSchema } from '@xv/platform/ai';
 import type { TenantAccess } from '../tenancy.js';
 import { knowledgeSearchInput, searchKnowledgeBase } from './knowledge-search.js';
 import { estimateAiRoi, roiInput } from './roi.js';

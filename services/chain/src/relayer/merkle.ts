@@ -22,14 +22,3 @@ export function batchTree(leaves: Hex[]): BatchTree {
   for (const [index, leaf] of tree.entries()) paths.set(leaf as Hex, tree.getProof(index) as Hex[]);
   return { root: tree.root as Hex, paths };
 }
-
-/** True when hashing `leaf` up along `path` gives `root`. Malformed input is simply not included. */
-export function verifyInclusion(leaf: string, path: readonly string[], root: string): boolean {
-  const hash32 = /^0x[0-9a-f]{64}$/;
-  if (!hash32.test(leaf) || !hash32.test(root) || !path.every((node) => hash32.test(node))) return false;
-  try {
-    return SimpleMerkleTree.verify(root, leaf, [...path]);
-  } catch {
-    return false;
-  }
-}

@@ -8,15 +8,9 @@
  * Sign-in and registration refuse cross-site form posts (login CSRF); failed sign-ins make their source wait
  * (auth/throttle.ts).
  */
-import {
-  type App,
-  clientIp,
-  consumeOrReject,
-  MFA_COOKIE,
-  SESSION_COOKIE,
-  sameSiteOnly,
-  z,
-} from '@xv/platform';
+
+import { consumeOrReject, MFA_COOKIE, SESSION_COOKIE } from '@xv/platform';
+import { type App, clientIp, sameSiteOnly, z } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import {

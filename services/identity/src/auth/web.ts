@@ -5,7 +5,8 @@
  * ended, and a 303 to where the person was going).
  */
 import type { AssuranceLevel } from '@xv/platform';
-import { MFA_COOKIE, ORG_COOKIE, SESSION_COOKIE, sharedCookieOptions } from '@xv/platform';
+import { MFA_COOKIE, ORG_COOKIE, SESSION_COOKIE } from '@xv/platform';
+import { sharedCookieOptions } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { IdentityContext } from '../context.js';

@@ -6,7 +6,7 @@
  */
 import { defineErrors } from '@xv/platform';
 
-export const credentialErrors = defineErrors({
+export const credentialErrors = defineErrors('identity', {
   unknown_type: {
     status: 400,
     message:

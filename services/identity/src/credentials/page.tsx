@@ -6,7 +6,9 @@
  * script, no external assets. Each form posts back here and the page answers with
  * the result.
  */
-import { type App, AppError } from '@xv/platform';
+
+import { AppError } from '@xv/platform';
+import type { App } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { raw } from 'hono/html';
 import QRCode from 'qrcode';

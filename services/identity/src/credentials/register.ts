@@ -3,7 +3,7 @@
  * The one entry point of verifiable credentials in the identity service: builds
  * the issuer and registers the credential, DID, wallet and account-page routes.
  */
-import type { App } from '@xv/platform';
+import type { App } from '@xv/platform/http';
 import type { IdentityContext } from '../context.js';
 import { registerDidRoutes } from '../did/routes.js';
 import { registerWalletRoutes } from '../oid4vci/routes.js';

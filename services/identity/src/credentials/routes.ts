@@ -6,7 +6,8 @@
  * | GET  /vc/{type}       | none, any origin | | type metadata |
  * | GET  /status/{listId} | none, any origin | | `statuslist+jwt` (IETF Token Status List) |
  */
-import { type Actor, type App, createRoute, publicCors, z } from '@xv/platform';
+import type { Actor } from '@xv/platform';
+import { type App, createRoute, publicCors, z } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { errorBody, jsonBody, jsonResponse, okBody } from '../schemas.js';
 import type { CredentialsContext } from './context.js';

@@ -6,7 +6,7 @@
  * | GET /.well-known/jwt-vc-issuer | issuer and JWKS, for verifiers that do not resolve did:web |
  * All public, any origin.
  */
-import { type App, publicCors } from '@xv/platform';
+import { type App, publicCors } from '@xv/platform/http';
 import { organizationDid, userDid } from '../accounts/dids.js';
 import { findOrganization, findUserById } from '../accounts/repository.js';
 import type { CredentialsContext } from '../credentials/context.js';

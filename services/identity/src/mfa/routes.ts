@@ -9,7 +9,9 @@
  * Every change but the status needs what `authenticator-changes.ts` says: a recent AAL2 proof once the
  * account has a second factor, the password to start binding the first one.
  */
-import { type App, consumeOrReject, createRoute, isLimited, z } from '@xv/platform';
+
+import { consumeOrReject, isLimited } from '@xv/platform';
+import { type App, createRoute, z } from '@xv/platform/http';
 import { findUserById } from '../accounts/repository.js';
 import type { IdentityContext } from '../context.js';
 import { errors } from '../errors.js';

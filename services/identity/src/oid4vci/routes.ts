@@ -8,18 +8,9 @@
  * | POST /api/oid4vci/credential                 | bearer access token | `{credential_configuration_id*, proof | proofs}` | wallet credential response |
  * The wallet endpoints answer errors as OAuth does: `{error, error_description}`.
  */
-import {
-  type App,
-  AppError,
-  activeMembership,
-  clientIp,
-  consumeOrReject,
-  createRateLimiter,
-  createRoute,
-  publicCors,
-  type RateLimiter,
-  z,
-} from '@xv/platform';
+
+import { AppError, consumeOrReject, createRateLimiter, type RateLimiter } from '@xv/platform';
+import { type App, activeMembership, clientIp, createRoute, publicCors, z } from '@xv/platform/http';
 import type { Context } from 'hono';
 import type { CredentialsContext } from '../credentials/context.js';
 import { credentialErrors } from '../credentials/errors.js';

@@ -11,16 +11,17 @@
  * Changing or ending a membership revokes the membership credentials it vouched for,
  * and the last administrator can be neither demoted nor removed.
  */
+
+import { ORG_COOKIE } from '@xv/platform';
 import {
   type App,
   activeMembership,
   createRoute,
-  ORG_COOKIE,
   publicCors,
   sharedCookieOptions,
   sharedDomainCors,
   z,
-} from '@xv/platform';
+} from '@xv/platform/http';
 import type { Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import { organizationDid, serviceDid } from '../accounts/dids.js';

@@ -3,7 +3,9 @@
  * The pages a person uses: `/login` (honours `aal`, `redirect`, `realm`),
  * `/login/2fa`, `/register` and `/account`. Server-rendered, no external assets.
  */
-import { type App, activeMembership, cspNonce, MFA_COOKIE } from '@xv/platform';
+
+import { MFA_COOKIE } from '@xv/platform';
+import { type App, activeMembership, cspNonce } from '@xv/platform/http';
 import { getCookie } from 'hono/cookie';
 import { findOrganization, findUserById, membersOf } from '../accounts/repository.js';
 import { withQuery } from '../auth/web.js';

@@ -11,7 +11,9 @@
  * AAL2 proof once the account has a second factor, the password (`{password}` on the creation options)
  * to bind the first one. Registering never raises the session's level: signing in with the passkey does.
  */
-import { type App, clientIp, consumeOrReject, createRoute, isLimited, platformErrors, z } from '@xv/platform';
+
+import { consumeOrReject, isLimited, platformErrors } from '@xv/platform';
+import { type App, clientIp, createRoute, z } from '@xv/platform/http';
 import { findUserById } from '../accounts/repository.js';
 import { finishPasskeySignIn } from '../auth/web.js';
 import type { IdentityContext } from '../context.js';

@@ -9,7 +9,9 @@
  * before honouring a credential the member left behind; it is not in the OpenAPI
  * document, and any caller without the internal credential gets 401.
  */
-import { type App, createRoute, isInternalCaller, platformErrors, z } from '@xv/platform';
+
+import { platformErrors } from '@xv/platform';
+import { type App, createRoute, isInternalCaller, z } from '@xv/platform/http';
 import { findMembership, findUserById } from '../accounts/repository.js';
 import { permissionsOf } from '../accounts/roles.js';
 import type { IdentityContext } from '../context.js';

@@ -5,7 +5,7 @@
  * | DELETE /api/service-clients/:id | session, admin of its organization |                          | `{ok:true}` |
  * | GET    /api/service-clients/me  | bearer service token               |                          | `{id, name, realm_id, org_id, scopes}` or 401 |
  */
-import { type App, activeMembership, bearerToken, createRoute, z } from '@xv/platform';
+import { type App, activeMembership, bearerToken, createRoute, z } from '@xv/platform/http';
 import type { Context } from 'hono';
 import type { IdentityContext } from '../context.js';
 import { errors } from '../errors.js';

@@ -3,7 +3,7 @@
  * | GET /api/session | cookie `xv_session`; credentialed CORS for the shared domain | session object, or 401 `{authenticated:false}` |
  * | GET /step-up     | query `redirect*`, `aal` (default AAL2), `max_age` (seconds)   | 302 to `redirect` at the level (proved within `max_age` when given), else to `/login?aal&redirect`; 400 page for a bad redirect |
  */
-import { type App, createRoute, sharedDomainCors, z } from '@xv/platform';
+import { type App, createRoute, sharedDomainCors, z } from '@xv/platform/http';
 import { withQuery } from '../auth/web.js';
 import type { IdentityContext } from '../context.js';
 import { MessagePage } from '../pages/layout.js';

@@ -7,7 +7,7 @@
  * `GET /api/documents[/:docId]` for reviewers, and `POST /api/documents/:docId/visibility`
  * (a reviewer marks an approved document public for the organization's public assistant).
  */
-import { type App, createRoute, z } from '@xv/platform';
+import { type App, createRoute, z } from '@xv/platform/http';
 import type { Knowledge } from '../knowledge.js';
 import { DOCUMENT_STATES } from './documents.js';
 

@@ -20,7 +20,8 @@ import {
   McpServer,
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
-import { type App, AppError, isSharedDomainOrigin, z } from '@xv/platform';
+import { AppError } from '@xv/platform';
+import { type App, isSharedDomainOrigin, z } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { errors } from '../errors.js';
 import { DEFAULT_TOP_K, type Knowledge, MAX_TOP_K } from '../knowledge.js';

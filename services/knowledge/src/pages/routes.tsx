@@ -5,7 +5,9 @@
  * the browser to the identity service's login page and back. Forms post to the
  * same pages; the platform's CSRF check refuses cross-site posts.
  */
-import { type App, AppError } from '@xv/platform';
+
+import { AppError } from '@xv/platform';
+import type { App } from '@xv/platform/http';
 import type { Context } from 'hono';
 import type { Caller, Scope } from '../caller.js';
 import { SCOPES } from '../caller.js';

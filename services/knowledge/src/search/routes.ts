@@ -6,7 +6,7 @@
  * public, for anyone (the agent's anonymous visitors), only while the
  * organization's public assistant is on; limited per IP address.
  */
-import { type App, createRoute, limitByIp, publicCors, z } from '@xv/platform';
+import { type App, createRoute, limitByIp, publicCors, z } from '@xv/platform/http';
 import { errors } from '../errors.js';
 import { DEFAULT_TOP_K, type Knowledge, MAX_TOP_K } from '../knowledge.js';
 

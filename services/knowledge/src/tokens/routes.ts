@@ -3,7 +3,7 @@
  * `POST /api/tokens`, `GET /api/tokens`, `DELETE /api/tokens/:id`: personal
  * access tokens of the signed-in user in their active organization.
  */
-import { type App, createRoute, z } from '@xv/platform';
+import { type App, createRoute, z } from '@xv/platform/http';
 import { SCOPES } from '../caller.js';
 import type { Knowledge } from '../knowledge.js';
 

@@ -5,21 +5,24 @@
  * | GET  | /api/leads          | operator token (bearer)        | leads, newest first, paginated |
  * | GET  | /lead, POST /lead   | public                         | the lead form page             |
  */
+
 import {
-  type App,
   AppError,
-  allowInContentSecurityPolicy,
-  clientIp,
   constantTimeEqual,
   consumeOrReject,
-  createRoute,
-  cspNonce,
   isLimited,
-  limitByIp,
   type RateLimiter,
   tooManyRequests,
-  z,
 } from '@xv/platform';
+import {
+  type App,
+  allowInContentSecurityPolicy,
+  clientIp,
+  createRoute,
+  cspNonce,
+  limitByIp,
+  z,
+} from '@xv/platform/http';
 import type { Context } from 'hono';
 import type { OrchestrationDatabase } from '../db.js';
 import { errors } from '../errors.js';

@@ -4,7 +4,7 @@
  * model catalog and `generateChat`), one whole answer, no retries (the router
  * falls back to the next model itself).
  */
-import { ChatFailure, createModelCatalog, generateChat, type ModelSettings } from '@xv/platform';
+import { ChatFailure, createModelCatalog, generateChat, type ModelSettings } from '@xv/platform/ai';
 import type { AskModel, DescribeFailure } from './router.js';
 
 export function modelLayerAsk(settings: ModelSettings): AskModel {

@@ -2,7 +2,9 @@
  * @module router/routes
  * | POST | /api/route | public | `{prompt*, difficulty}` → route result |
  */
-import { type App, createRoute, limitByIp, type RateLimiter, z } from '@xv/platform';
+
+import type { RateLimiter } from '@xv/platform';
+import { type App, createRoute, limitByIp, z } from '@xv/platform/http';
 import { errors } from '../errors.js';
 import type { ModelRouter } from './router.js';
 import { TIER_NAMES } from './tiers.js';

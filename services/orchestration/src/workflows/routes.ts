@@ -4,7 +4,9 @@
  * | GET  | /api/wf?id=    | public | run record (snake_case), 404 `not_found`                 |
  * | GET  | /api/workflows | public | `{name, description, input}` of each workflow            |
  */
-import { type App, clientIp, createRoute, isId, limitByIp, type RateLimiter, z } from '@xv/platform';
+
+import { isId, type RateLimiter } from '@xv/platform';
+import { type App, clientIp, createRoute, limitByIp, z } from '@xv/platform/http';
 import { errors } from '../errors.js';
 import type { BotChallenge } from '../leads/challenge.js';
 import type { RunView, WorkflowEngine } from './engine.js';

@@ -5,7 +5,7 @@
  * fingerprint to the root, and the chain holds a successful transaction from the
  * relayer whose calldata is that root.
  */
-import { verifyInclusion } from '@xv/chain';
+import { verifyInclusion } from '@xv/platform';
 import { errors } from '../errors.js';
 import type { ChainEvidence, ChainReader } from './chain-check.js';
 

@@ -24,10 +24,10 @@ import {
   createRoute,
   isSharedDomainOrigin,
   publicCors,
-  type ServiceContext,
   sharedDomainCors,
   z,
-} from '@xv/platform';
+} from '@xv/platform/http';
+import type { ServiceContext } from '@xv/platform/service';
 import type { Context } from 'hono';
 import type { Attestations } from '../attestations/attestations.js';
 import { assertJsonDepth } from '../crypto/canonical.js';

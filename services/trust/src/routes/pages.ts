@@ -3,7 +3,7 @@
  * The public pages: `/verify` (check a proof file in the browser) and
  * `/verify/<receipt_id>` (a receipt's verification, or an attestation's).
  */
-import { type App, cspNonce } from '@xv/platform';
+import { type App, cspNonce } from '@xv/platform/http';
 import type { Attestations } from '../attestations/attestations.js';
 import { attestationPage, dropPage, notFoundPage, receiptPage } from '../pages/verify-pages.js';
 import type { Receipts } from '../seal/receipts.js';

@@ -10,13 +10,12 @@
  */
 import {
   type Actor,
-  clientIp,
   consumeOrReject,
   createRateLimiter,
   type Database,
   type RateLimiter,
-  type SessionSource,
 } from '@xv/platform';
+import { clientIp, type SessionSource } from '@xv/platform/http';
 import type { Context, MiddlewareHandler } from 'hono';
 
 export interface TrustRateLimits {

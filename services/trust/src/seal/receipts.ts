@@ -3,8 +3,7 @@
  * Sealing a record into a receipt, anchoring its manifest hash through the relayer,
  * and verifying a receipt (signatures, issuer, chain) or a bare proof.
  */
-import { verifyInclusion } from '@xv/chain';
-import { AppError, newId } from '@xv/platform';
+import { AppError, newId, verifyInclusion } from '@xv/platform';
 import type { AnchorBudget } from '../anchoring/budget.js';
 import type { ChainReader } from '../anchoring/chain-check.js';
 import { type AnchorCheck, checkProofAnchor, parseProofAnchor } from '../anchoring/inclusion.js';

@@ -15,20 +15,12 @@
  * its database.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import type { Actor, IdentitySession, ServiceClientInfo } from '../auth/principals.js';
+import type { RevocationWatch } from '../auth/revocations.js';
+import { TtlCache } from '../auth/ttl-cache.js';
 import { sha256Hex } from '../crypto.js';
-import { defineErrors, platformErrors } from '../http/errors.js';
-import type { RevocationWatch } from './revocations.js';
-import { activeMembership, type IdentitySession, type SessionMembership } from './sso.js';
-import { TtlCache } from './ttl-cache.js';
-
-export interface ServiceClientInfo {
-  id: string;
-  name: string;
-  realm_id: string;
-  /** null: the client covers every organization of its realm. */
-  org_id: string | null;
-  scopes: string[];
-}
+import { defineErrors, platformErrors } from '../errors.js';
+import { activeMembership } from './sso.js';
 
 export interface ServiceClientVerifier {
   /** The live client holding `token`, or null. */
@@ -46,17 +38,6 @@ export interface SessionSource {
   readonly revocations?: RevocationWatch | undefined;
 }
 
-export type Actor =
-  | {
-      kind: 'user';
-      session: IdentitySession;
-      /** The membership in the organization asked for, else the active one. */
-      membership: SessionMembership | undefined;
-      orgId: string | undefined;
-      realmId: string;
-    }
-  | { kind: 'service'; client: ServiceClientInfo; orgId: string | undefined; realmId: string };
-
 export interface AuthorizeOptions {
   /** The scope a service token must carry. */
   scope: string;
@@ -66,7 +47,7 @@ export interface AuthorizeOptions {
   permission?: string;
 }
 
-export const guardErrors = defineErrors({
+export const guardErrors = defineErrors('platform', {
   invalid_token: { status: 401, message: 'The bearer token is not valid.' },
   insufficient_scope: { status: 403, message: 'The token does not carry the scope this needs.' },
   wrong_organization: { status: 403, message: 'The token is not valid for that organization.' },

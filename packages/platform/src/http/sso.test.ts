@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type IdentitySession, SsoClient } from './sso.js';
+import type { IdentitySession } from '../auth/principals.js';
+import { SsoClient } from './sso.js';
 
 /** A stand-in for the identity service's `GET /api/session`, counting the calls it answers. */
 let server: Server;

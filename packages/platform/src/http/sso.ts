@@ -8,29 +8,12 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { ORG_COOKIE, SESSION_COOKIE } from '../auth/cookies.js';
+import type { IdentitySession, SessionMembership } from '../auth/principals.js';
+import type { RevocationWatch } from '../auth/revocations.js';
+import { TtlCache } from '../auth/ttl-cache.js';
 import { sha256Hex } from '../crypto.js';
-import { platformErrors } from '../http/errors.js';
-import { ORG_COOKIE, SESSION_COOKIE } from './cookies.js';
-import type { RevocationWatch } from './revocations.js';
-import { TtlCache } from './ttl-cache.js';
-
-export type AssuranceLevel = 'AAL1' | 'AAL2' | 'AAL3';
-
-export interface SessionMembership {
-  org_id: string;
-  org_name: string;
-  role: string;
-  permissions: string[];
-}
-
-export interface IdentitySession {
-  authenticated: true;
-  realmId: string;
-  user: { id: string; email: string; name: string; avatar_color: string };
-  memberships: SessionMembership[];
-  amr: string[];
-  aal: AssuranceLevel;
-}
+import { platformErrors } from '../errors.js';
 
 export interface SsoClientOptions {
   identityUrl: string;

@@ -1,0 +1,8 @@
+/**
+ * @module @xv/platform/pages
+ * What every XV page is made of: one layout, the design tokens, and the
+ * service's browser code bundled from `src/client/` and served with hashed names.
+ */
+export * from './assets.js';
+export * from './layout.js';
+export * from './tokens.js';

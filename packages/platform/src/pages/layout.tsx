@@ -1,0 +1,90 @@
+/**
+ * @module pages/layout
+ * The frame of every XV page: the shared stylesheet, the product's header with
+ * its navigation, a skip link, one `main` landmark, and the page's own bundled
+ * scripts and stylesheets (never inline code).
+ */
+import type { Child } from 'hono/jsx';
+import type { ClientAssets } from './assets.js';
+
+export interface PageProps {
+  /** The page's own title; the document title adds the product. */
+  title: string;
+  /** The product name in the header, e.g. `XV Identity`. */
+  product: string;
+  /** Where the product name links to. */
+  home: string;
+  assets: ClientAssets;
+  /** Header links and controls, right of the product name. */
+  nav?: Child;
+  footer?: Child;
+  /** Names of this service's client scripts (`src/client/<name>.ts`) the page loads. */
+  scripts?: string[];
+  /** Names of this service's client stylesheets (`src/client/<name>.css`). */
+  stylesheets?: string[];
+  /** `wide` for tables and documents; forms read better narrow. */
+  width?: 'narrow' | 'wide';
+  lang?: string;
+  /** Extra `<head>` content (a `<meta>` policy, say). */
+  head?: Child;
+  children?: Child;
+}
+
+export function Page(props: PageProps) {
+  return (
+    <html lang={props.lang ?? 'en'}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* The platform sends Referrer-Policy: no-referrer, with which browsers send `Origin: null` on
+            form posts and the CSRF check refuses them. Forms post to the page's own origin. */}
+        <meta name="referrer" content="same-origin" />
+        {props.head}
+        <title>{`${props.title} · ${props.product}`}</title>
+        <link rel="stylesheet" href={props.assets.stylesheet('xv')} />
+        {(props.stylesheets ?? []).map((name) => (
+          <link rel="stylesheet" href={props.assets.stylesheet(name)} />
+        ))}
+        {(props.scripts ?? []).map((name) => (
+          <script type="module" src={props.assets.script(name)} />
+        ))}
+      </head>
+      <body>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        <header class="site">
+          <a class="product" href={props.home}>
+            {props.product}
+          </a>
+          {props.nav ? <nav aria-label="Main">{props.nav}</nav> : null}
+        </header>
+        <main id="main" class={props.width === 'wide' ? 'wide' : undefined}>
+          {props.children}
+        </main>
+        {props.footer ? <footer class="site-footer">{props.footer}</footer> : null}
+      </body>
+    </html>
+  );
+}
+
+/** The page as an HTML document. */
+export function renderPage(props: PageProps): string {
+  return `<!doctype html>${(<Page {...props} />).toString()}`;
+}
+
+/** A page that says one thing: an error or a notice, with an optional way on. */
+export function MessagePage(
+  props: Omit<PageProps, 'children'> & { message: string; link?: { href: string; text: string } },
+) {
+  const { message, link, ...page } = props;
+  return (
+    <Page {...page}>
+      <section>
+        <h1>{props.title}</h1>
+        <p role="alert">{message}</p>
+        {link ? <a href={link.href}>{link.text}</a> : null}
+      </section>
+    </Page>
+  );
+}
