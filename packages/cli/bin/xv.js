@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `xv` command. It compiles the TypeScript sources first when they changed
-// (`tsc -b` skips up-to-date projects), then runs the compiled CLI.
+// (`tsc -b` skips up-to-date projects) and bundles the browser code, then runs
+// the compiled CLI.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,6 +24,14 @@ if (tsc && process.env.XV_SKIP_BUILD !== '1') {
   if (build.status !== 0) {
     console.error('xv: the TypeScript build failed; see the errors above.');
     process.exit(build.status ?? 1);
+  }
+  // Browser code is bundled after the platform it uses is built (scripts/build-client.mjs).
+  const bundle = spawnSync(process.execPath, [join(root, 'scripts', 'build-client.mjs')], {
+    stdio: 'inherit',
+  });
+  if (bundle.status !== 0) {
+    console.error('xv: bundling the browser code failed; see the errors above.');
+    process.exit(bundle.status ?? 1);
   }
 }
 const main = join(root, 'packages', 'cli', 'dist', 'main.js');

@@ -13,6 +13,7 @@ import { RevocationWatch } from './auth/revocations.js';
 import { type AnyDatabase, type Database, openDatabase } from './db/database.js';
 import { type Migrations, migrate } from './db/migrations.js';
 import { type App, createApp } from './http/app.js';
+import { type RouteRecord, recordRouteSources } from './http/route-map.js';
 import { listen } from './http/server.js';
 import { SsoClient } from './http/sso.js';
 import { createLogger, type Logger } from './logger.js';
@@ -72,11 +73,15 @@ export interface BuildOptions {
   /** Use this database instead of opening the configured one (it is not closed by the service). */
   database?: AnyDatabase;
   logger?: Logger;
+  /** Record which file registers each route, with paths relative to this folder (`npm run docs`). */
+  recordRoutesFrom?: string;
 }
 
 export interface BuiltService<Own = unknown, DB = unknown> {
   app: App;
   context: ServiceContext<Own, DB>;
+  /** Where each route was registered, when `recordRoutesFrom` was given. */
+  routes: RouteRecord[];
   /** Marks the start of a shutdown (aborts `context.stopping`); call it before closing the HTTP server. */
   beginShutdown(): void;
   close(): Promise<void>;
@@ -146,8 +151,9 @@ export async function buildService<S extends SettingsSpec, DB>(
       database,
       logger,
     });
+    const routes = options.recordRoutesFrom ? recordRouteSources(app, options.recordRoutesFrom) : [];
     await definition.setup(app, context);
-    return { app, context, beginShutdown, close };
+    return { app, context, routes, beginShutdown, close };
   } catch (error) {
     await close();
     throw error;

@@ -17,5 +17,6 @@ export * from './internal.js';
 export * from './openapi.js';
 export * from './origins.js';
 export * from './rate-limit.js';
+export * from './route-map.js';
 export * from './server.js';
 export * from './sso.js';

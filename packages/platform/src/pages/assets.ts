@@ -69,6 +69,7 @@ export async function bundleClientFolder(folder: string): Promise<Map<string, Cl
     target: 'es2022',
     minify: true,
     legalComments: 'none',
+    charset: 'utf8',
     write: false,
     outdir: '/out',
     logLevel: 'silent',

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// Bundles each service's browser code (`src/client/*.ts|css`) into
+// `dist/client/<name>-<hash>.js|css` with a manifest, after `tsc -b` built the
+// platform (`npm run build`, and the `xv` command before it starts anything).
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const { writeClientBundles } = await import(join(root, 'packages/platform/dist/pages/assets.js'));
+for (const service of readdirSync(join(root, 'services'))) {
+  const packageRoot = join(root, 'services', service);
+  if (!existsSync(join(packageRoot, 'src', 'client'))) continue;
+  const count = await writeClientBundles(packageRoot);
+  if (process.argv.includes('--verbose')) console.log(`${service}: ${count} browser bundles`);
+}
