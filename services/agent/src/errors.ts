@@ -1,11 +1,13 @@
 /**
  * @module errors
- * Every error the agent service answers with, named once.
+ * The error codes of the agent service, named once. Codes that mean the same as
+ * the platform's (`invalid_json`, `invalid_request`, `rate_limited`, …) are the
+ * platform's; `not_a_member` has the platform guard's status and meaning (the guard
+ * lives in `@xv/platform/http`, out of reach of domain code).
  */
 import { defineErrors } from '@xv/platform';
 
 export const errors = defineErrors('agent', {
-  invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
   empty_message: { status: 400, message: 'The message is empty.' },
   message_too_long: { status: 400, message: 'The message is too long.' },
   session_required: {

@@ -6,16 +6,19 @@
 
 import { createRateLimiter, PublicOrganizations } from '@xv/platform';
 import { createModelCatalog } from '@xv/platform/ai';
+import { registerClientAssets } from '@xv/platform/pages';
 import { defineService } from '@xv/platform/service';
+import { Conversations } from './chat/conversations.js';
+import type { Tables } from './db.js';
+import { registerAgentApi } from './http/api.js';
+import { registerChatPage } from './http/chat-page.js';
 import { migrations } from './migrations/index.js';
-import { registerChatPage } from './page/chat-page.js';
-import { registerAgentApi } from './routes/api.js';
 import { SessionRegistry } from './sessions/registry.js';
 import { SessionStore } from './sessions/store.js';
 import { agentSettingsSpec } from './settings.js';
 import { TicketDesk } from './tools/tickets.js';
 
-export const agentService = defineService()({
+export const agentService = defineService<Tables>()({
   name: 'agent',
   description: 'AI agents with one stateful object per session, streamed replies and business tools.',
   settings: agentSettingsSpec,
@@ -42,30 +45,36 @@ export const agentService = defineService()({
       points: config.chatPerMinute,
       durationSeconds: 60,
     });
-    registerAgentApi(app, {
+    const chatSettings = {
+      systemPrompt: config.systemPrompt,
+      historyMessages: config.historyMessages,
+      historyChars: config.historyChars,
+      timeoutMs: config.modelTimeoutSeconds * 1000,
+    };
+    const conversations = new Conversations({
       registry,
       store,
       tickets,
       catalog,
-      maxMessageChars: config.maxMessageChars,
-      chatLimiter,
-      trustProxy: settings.trustProxy,
-      sharedDomain: settings.sharedDomain,
-      sso,
       organizations,
       chat: {
         catalog,
         store,
-        settings: {
-          systemPrompt: config.systemPrompt,
-          historyMessages: config.historyMessages,
-          historyChars: config.historyChars,
-          timeoutMs: config.modelTimeoutSeconds * 1000,
-        },
+        settings: chatSettings,
         tools: { kbUrl: settings.services.knowledge.url, tickets },
       },
     });
+    registerAgentApi(app, {
+      conversations,
+      maxMessageChars: config.maxMessageChars,
+      modelTimeoutMs: chatSettings.timeoutMs,
+      chatLimiter,
+      trustProxy: settings.trustProxy,
+      sharedDomain: settings.sharedDomain,
+      sso,
+    });
     registerChatPage(app, {
+      assets: await registerClientAssets(app, import.meta.url),
       maxMessageChars: config.maxMessageChars,
       sso,
       sharedDomain: settings.sharedDomain,

@@ -7,7 +7,7 @@ import {
   startModelServer,
 } from '@xv/platform/testing';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { STREAM_ERROR_MARKER } from '../src/routes/chat-stream.js';
+import { STREAM_ERROR_MARKER } from '../src/http/chat-stream.js';
 import {
   type Agent,
   chat,

@@ -4,6 +4,7 @@
  */
 import type { Database } from '@xv/platform';
 import { type ModelServer, type RunningService, startService } from '@xv/platform/testing';
+import type { Tables } from '../src/db.js';
 import { agentService } from '../src/service.js';
 
 export const MODEL_KEY = 'agent-test-model-key';
@@ -18,10 +19,11 @@ export function modelEnv(model: ModelServer, extra: Record<string, string> = {})
   };
 }
 
-export type Agent = RunningService;
+/** A running agent service, typed by its tables. */
+export type Agent = RunningService<unknown, Tables>;
 
 export function startAgent(database: Database, env: Record<string, string>): Promise<Agent> {
-  return startService(agentService, { database, env }) as Promise<Agent>;
+  return startService(agentService, { database, env });
 }
 
 export function chatRequest(

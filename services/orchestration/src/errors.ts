@@ -1,6 +1,8 @@
 /**
  * @module errors
- * Every error code the orchestration service answers with, named once.
+ * The error codes of the orchestration service, named once. Codes that mean the
+ * same as the platform's (`not_found`, `unauthenticated`, `rate_limited`) are the
+ * platform's (`platformErrors`).
  */
 import { defineErrors } from '@xv/platform';
 
@@ -19,7 +21,6 @@ export const errors = defineErrors('orchestration', {
     message: 'This idempotency key was already used with a different input: send a new key.',
   },
   workflow_failed: { status: 502, message: 'A step of the workflow failed.' },
-  not_found: { status: 404, message: 'No run has that id.' },
 
   invalid: { status: 400, message: 'Send a name and a valid e-mail address.' },
   personal_email: {
@@ -30,5 +31,4 @@ export const errors = defineErrors('orchestration', {
   challenge_failed: { status: 400, message: 'The bot challenge answer is not valid or has expired.' },
   challenge_reused: { status: 400, message: 'This bot challenge answer was already used.' },
   challenge_unavailable: { status: 503, message: 'The bot challenge provider could not be reached.' },
-  unauthenticated: { status: 401, message: 'Send the operator token as a bearer token.' },
 });

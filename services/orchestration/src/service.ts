@@ -8,32 +8,32 @@
 import { createRateLimiter, SettingsError } from '@xv/platform';
 import { publicCors } from '@xv/platform/http';
 import { defineService } from '@xv/platform/service';
-import type { OrchestrationDatabase } from './db.js';
+import type { Tables } from './db.js';
+import { registerLeadRoutes } from './http/leads.js';
+import { registerRouterRoutes } from './http/router.js';
+import { registerWorkflowRoutes } from './http/workflows.js';
 import { altchaChallenge, type BotChallenge, noChallenge, turnstileChallenge } from './leads/challenge.js';
-import { registerLeadRoutes } from './leads/routes.js';
 import { migrations } from './migrations/index.js';
 import { ModelCooldown } from './router/cooldown.js';
 import { describeModelFailure, modelLayerAsk } from './router/models.js';
 import { ModelRouter } from './router/router.js';
-import { registerRouterRoutes } from './router/routes.js';
 import { readTiersFile, resolveTiers } from './router/tiers.js';
 import { generatedSecret } from './secrets.js';
 import { orchestrationSettings } from './settings.js';
 import { builtInConnectors } from './workflows/connectors/index.js';
 import { WorkflowEngine } from './workflows/engine.js';
 import { BUILT_IN_WORKFLOWS_DIR, loadWorkflows } from './workflows/registry.js';
-import { registerWorkflowRoutes } from './workflows/routes.js';
+import { WorkflowRuns } from './workflows/submit.js';
 
-export const orchestrationService = defineService()({
+export const orchestrationService = defineService<Tables>()({
   name: 'orchestration',
   description: 'Model routing with fallback, durable declarative workflows and lead capture.',
   settings: orchestrationSettings,
   migrations,
-  async setup(app, { settings, config, database: anyDatabase, logger, onClose }) {
-    const database = anyDatabase as OrchestrationDatabase;
+  async setup(app, { settings, config, database, logger, onClose }) {
     const { trustProxy } = settings;
     const perMinute = (keyPrefix: string, points: number) =>
-      createRateLimiter(anyDatabase, { keyPrefix, points, durationSeconds: 60 });
+      createRateLimiter(database, { keyPrefix, points, durationSeconds: 60 });
 
     app.use('/api/*', publicCors());
 
@@ -84,18 +84,16 @@ export const orchestrationService = defineService()({
     // One bot challenge for every path that creates a lead: the lead form and lead-creating workflows.
     const challenge = await botChallenge();
     registerWorkflowRoutes(app, {
-      engine,
-      registry,
+      runs: new WorkflowRuns(engine, registry, challenge),
       runLimiter: await perMinute('orch-wf', config.workflowPerMinute),
       readLimiter,
       trustProxy,
-      challenge,
     });
     engine.startResuming();
     onClose(() => engine.stop());
 
     // Leads
-    registerLeadRoutes(app, {
+    await registerLeadRoutes(app, {
       database,
       challenge,
       turnstileSiteKey: config.turnstileSiteKey,
@@ -103,7 +101,7 @@ export const orchestrationService = defineService()({
       trustProxy,
       leadLimiter: await perMinute('orch-lead', config.leadPerMinute),
       readLimiter,
-      adminFailureLimiter: await createRateLimiter(anyDatabase, {
+      adminFailureLimiter: await createRateLimiter(database, {
         keyPrefix: 'orch-admin-fail',
         points: 10,
         durationSeconds: 15 * 60,

@@ -9,19 +9,18 @@ import {
   answer,
   describeEachDatabase,
   type ModelServer,
-  type RunningService,
   startModelServer,
   startService,
 } from '@xv/platform/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';
-import { expectError, jsonInit, modelEnv } from './helpers.js';
+import { expectError, jsonInit, modelEnv, type RunningOrchestration } from './helpers.js';
 
 const ADMIN_TOKEN = 'operator-token-0123456789';
 const KB_TOKEN = 'xkb_test-token';
 
 describeEachDatabase('built-in workflows', (target) => {
-  let service: RunningService;
+  let service: RunningOrchestration;
   let model: ModelServer;
   const received: { path: string; authorization?: string; body: Record<string, unknown> }[] = [];
   const sibling = createServer(async (req: IncomingMessage, res) => {

@@ -7,9 +7,13 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type ModelServer, tempDir } from '@xv/platform/testing';
+import { type ModelServer, type RunningService, tempDir } from '@xv/platform/testing';
 import { afterAll } from 'vitest';
 import { stringify } from 'yaml';
+import type { Tables } from '../src/db.js';
+
+/** A running orchestration service, typed by its tables. */
+export type RunningOrchestration = RunningService<unknown, Tables>;
 
 export interface Upstream {
   url: string;

@@ -3,13 +3,14 @@
  * never a 5xx or a hang. Bodies are generated with fast-check.
  */
 import { openDatabase } from '@xv/platform';
-import { type RunningService, startService, tempDir } from '@xv/platform/testing';
+import { startService, tempDir } from '@xv/platform/testing';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';
+import type { RunningOrchestration } from './helpers.js';
 
 describe('hostile input', () => {
-  let service: RunningService;
+  let service: RunningOrchestration;
 
   beforeAll(async () => {
     service = await startService(orchestrationService, {

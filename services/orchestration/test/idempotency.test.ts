@@ -5,15 +5,22 @@
  * run stored under it. All endpoints are public, so nothing else ties a key to a caller.
  */
 import { migrate } from '@xv/platform';
-import { describeEachDatabase, type RunningService, startService } from '@xv/platform/testing';
+import { describeEachDatabase, startService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
 import type { OrchestrationDatabase } from '../src/db.js';
 import { migrations } from '../src/migrations/index.js';
 import { orchestrationService } from '../src/service.js';
-import { expectError, jsonInit, startUpstream, type Upstream, workflowFolder } from './helpers.js';
+import {
+  expectError,
+  jsonInit,
+  type RunningOrchestration,
+  startUpstream,
+  type Upstream,
+  workflowFolder,
+} from './helpers.js';
 
 describeEachDatabase('idempotency keys', (target) => {
-  let service: RunningService;
+  let service: RunningOrchestration;
   let upstream: Upstream;
   let database: OrchestrationDatabase;
 

@@ -8,7 +8,6 @@ import {
   answer,
   describeEachDatabase,
   type ModelServer,
-  type RunningService,
   startModelServer,
   startService,
 } from '@xv/platform/testing';
@@ -17,12 +16,18 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { OrchestrationDatabase } from '../src/db.js';
 import { orchestrationService } from '../src/service.js';
-import { expectError, jsonInit, modelEnv, startTurnstileSiteverify } from './helpers.js';
+import {
+  expectError,
+  jsonInit,
+  modelEnv,
+  type RunningOrchestration,
+  startTurnstileSiteverify,
+} from './helpers.js';
 
 const ADMIN_TOKEN = 'operator-token-0123456789';
 
 describeEachDatabase('lead-creating workflows: ALTCHA', (target) => {
-  let service: RunningService;
+  let service: RunningOrchestration;
   let model: ModelServer;
   let database: OrchestrationDatabase;
 
@@ -131,7 +136,7 @@ describeEachDatabase('lead-creating workflows: ALTCHA', (target) => {
 });
 
 describeEachDatabase('lead-creating workflows: Turnstile', (target) => {
-  let service: RunningService;
+  let service: RunningOrchestration;
   beforeAll(async () => {
     const siteverify = await startTurnstileSiteverify();
     service = await startService(orchestrationService, {

@@ -2,7 +2,6 @@ import {
   cspDirectives,
   cspNonceOf,
   describeEachDatabase,
-  type RunningService,
   scriptTagsWithoutNonce,
   startService,
 } from '@xv/platform/testing';
@@ -10,12 +9,12 @@ import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';
-import { expectError, jsonInit, startTurnstileSiteverify } from './helpers.js';
+import { expectError, jsonInit, type RunningOrchestration, startTurnstileSiteverify } from './helpers.js';
 
 const ADMIN_TOKEN = 'operator-token-0123456789';
 
 describeEachDatabase('leads', (target) => {
-  let service: RunningService;
+  let service: RunningOrchestration;
 
   beforeAll(async () => {
     service = await startService(orchestrationService, {
@@ -138,7 +137,7 @@ describeEachDatabase('leads', (target) => {
 });
 
 describeEachDatabase('lead bot challenge: ALTCHA', (target) => {
-  let service: RunningService;
+  let service: RunningOrchestration;
 
   beforeAll(async () => {
     service = await startService(orchestrationService, {
@@ -194,7 +193,7 @@ describeEachDatabase('lead bot challenge: ALTCHA', (target) => {
 });
 
 describeEachDatabase('lead bot challenge: Turnstile', (target) => {
-  let service: RunningService;
+  let service: RunningOrchestration;
   let verifications: URLSearchParams[];
 
   beforeAll(async () => {

@@ -5,14 +5,13 @@ import {
   describeEachDatabase,
   fail,
   type ModelServer,
-  type RunningService,
   stall,
   startModelServer,
   startService,
 } from '@xv/platform/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';
-import { expectError, jsonInit, modelEnv, rawJsonInit } from './helpers.js';
+import { expectError, jsonInit, modelEnv, type RunningOrchestration, rawJsonInit } from './helpers.js';
 
 const TIERS = {
   fast: { label: 'Quick', models: ['openai-compatible:fast-a'] },
@@ -24,7 +23,7 @@ const TIERS = {
 };
 
 describeEachDatabase('router', (target) => {
-  let service: RunningService;
+  let service: RunningOrchestration;
   let model: ModelServer;
 
   beforeAll(async () => {

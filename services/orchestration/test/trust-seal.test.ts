@@ -15,11 +15,11 @@ import {
 import { trustService } from '@xv/trust';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orchestrationService } from '../src/service.js';
-import { jsonInit, modelEnv } from './helpers.js';
+import { jsonInit, modelEnv, type RunningOrchestration } from './helpers.js';
 
 describeEachDatabase('trust.seal with the trust service', (target) => {
   let trust: RunningService;
-  let service: RunningService;
+  let service: RunningOrchestration;
   let model: ModelServer;
 
   beforeAll(async () => {
@@ -58,7 +58,7 @@ describeEachDatabase('trust.seal with the trust service', (target) => {
 
 describeEachDatabase('trust.seal as an organization, with a service token', (target) => {
   let trust: RunningService;
-  let service: RunningService;
+  let service: RunningOrchestration;
   let model: ModelServer;
   let orgId: string;
 

@@ -2,7 +2,6 @@ import {
   answer,
   describeEachDatabase,
   type ModelServer,
-  type RunningService,
   startModelServer,
   startService,
 } from '@xv/platform/testing';
@@ -12,6 +11,7 @@ import {
   expectError,
   jsonInit,
   modelEnv,
+  type RunningOrchestration,
   rawJsonInit,
   startUpstream,
   type Upstream,
@@ -19,7 +19,7 @@ import {
 } from './helpers.js';
 
 describeEachDatabase('workflows', (target) => {
-  let service: RunningService;
+  let service: RunningOrchestration;
   let upstream: Upstream;
   let model: ModelServer;
 

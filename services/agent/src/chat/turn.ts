@@ -6,6 +6,11 @@
  * only a turn that finished is written (the user's message and the answer,
  * together); a model failure, a timeout or a client that went away leaves the
  * history as it was.
+ *
+ * This module is the one place that changes a session held by a turn: a finished
+ * answer (`startChatTurn`), new settings (`configureSession`) and a cleared
+ * history (`clearSession`), each written under the turn's lease and then applied
+ * to the turn's copy.
  */
 
 import { newId } from '@xv/platform';
@@ -52,6 +57,38 @@ export type TurnOutput =
   | { type: 'tool'; name: string; ok: boolean }
   | { type: 'done'; answer: string; tools: string[] }
   | { type: 'failed'; message: string; beforeOutput: boolean };
+
+/** What a caller may change of a session's settings. */
+export interface SessionChanges {
+  route?: Route | undefined;
+  systemPrompt?: string | undefined;
+  tenant?: string | undefined;
+}
+
+/** Saves new settings under the turn's lease; returns the route the session now uses. */
+export async function configureSession(
+  store: SessionStore,
+  turn: SessionTurn,
+  changes: SessionChanges,
+  catalog: ModelCatalog,
+): Promise<Route> {
+  const rev = await store.configure(turn.lease, changes);
+  turn.update(rev, (s) => {
+    if (changes.route) s.route = changes.route;
+    if (changes.systemPrompt !== undefined) s.systemPrompt = changes.systemPrompt;
+    if (changes.tenant !== undefined) s.tenant = changes.tenant;
+  });
+  return effectiveRoute(turn.snapshot, catalog);
+}
+
+/** Forgets the conversation under the turn's lease; the settings stay. */
+export async function clearSession(store: SessionStore, turn: SessionTurn): Promise<void> {
+  const rev = await store.clearHistory(turn.lease);
+  turn.update(rev, (s) => {
+    s.window = [];
+    s.messageCount = 0;
+  });
+}
 
 /** The route a session uses: its own, else the service default. */
 export function effectiveRoute(snapshot: Pick<SessionSnapshot, 'route'>, catalog: ModelCatalog): Route {

@@ -9,50 +9,10 @@
  */
 import { type Database, newId, transaction } from '@xv/platform';
 import type { ModelProvider } from '@xv/platform/ai';
-import { type Generated, type Kysely, sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import { type Kysely, sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import type { Tables } from '../db.js';
 
 type SessionUpdate = UpdateQueryBuilder<Tables, 'agent_sessions', 'agent_sessions', UpdateResult>;
-
-export type Tables = {
-  agent_sessions: {
-    /** The session's key: `<owner>/<id>` for an owned session, the bare id otherwise. */
-    id: string;
-    /** `user:<id>`, `anon:<hash>`, or '' (a caller without cookies). */
-    owner: Generated<string>;
-    tenant: string;
-    route: string | null;
-    system_prompt: string | null;
-    rev: Generated<number>;
-    lease_owner: string | null;
-    lease_fence: Generated<number>;
-    lease_expires_at: Generated<number>;
-    created_at: number;
-    updated_at: number;
-  };
-  agent_messages: {
-    id: string;
-    session_id: string;
-    seq: number;
-    role: string;
-    content: string;
-    tools: string | null;
-    ts: number;
-  };
-  agent_tickets: {
-    id: string;
-    tenant: string;
-    /** The session id its creator chose (not the key). */
-    session_id: string;
-    /** The creator's owner key ('' for a caller without cookies). */
-    owner: Generated<string>;
-    /** The organization it was opened for; null when the tenant named none. */
-    org_id: string | null;
-    title: string;
-    priority: string;
-    details: string;
-    created_at: number;
-  };
-};
 
 /** Which model answers a session; extra fields a client sends are kept as they are. */
 export interface Route {
@@ -110,8 +70,8 @@ export class LeaseLostError extends Error {
 export class SessionStore {
   private readonly db: Kysely<Tables>;
 
-  constructor(database: Database) {
-    this.db = database.kysely.withTables<Tables>();
+  constructor(private readonly database: Database<Tables>) {
+    this.db = database.kysely;
   }
 
   /** Creates the session on first use; true when it was created now, false when it existed. */
@@ -238,7 +198,7 @@ export class SessionStore {
 
   async configure(
     lease: Lease,
-    changes: { route?: Route; systemPrompt?: string; tenant?: string },
+    changes: { route?: Route | undefined; systemPrompt?: string | undefined; tenant?: string | undefined },
   ): Promise<number> {
     return this.underLease(
       lease,
@@ -257,7 +217,7 @@ export class SessionStore {
     changes: Partial<Pick<Tables['agent_sessions'], 'route' | 'system_prompt' | 'tenant'>>,
     work: (trx: Kysely<Tables>) => Promise<void>,
   ): Promise<number> {
-    return transaction({ kysely: this.db } as Database<Tables>, async (trx) => {
+    return transaction(this.database, async (trx) => {
       const bumped = await this.held(trx.updateTable('agent_sessions'), lease)
         .set({ ...changes, rev: sql`rev + 1`, updated_at: Date.now() })
         .returning('rev')

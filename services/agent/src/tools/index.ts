@@ -5,7 +5,7 @@
  * to the model as that tool's error, and the turn goes on.
  */
 import { tool, zodSchema } from '@xv/platform/ai';
-import type { TenantAccess } from '../tenancy.js';
+import type { TenantAccess } from '../access/tenancy.js';
 import { knowledgeSearchInput, searchKnowledgeBase } from './knowledge-search.js';
 import { estimateAiRoi, roiInput } from './roi.js';
 import { type TicketDesk, ticketInput } from './tickets.js';

@@ -14,7 +14,7 @@
  * Failures are thrown as plain sentences: the model reads them as the tool's result.
  */
 import { ORG_COOKIE, SESSION_COOKIE, z } from '@xv/platform';
-import type { TenantAccess } from '../tenancy.js';
+import type { TenantAccess } from '../access/tenancy.js';
 
 export const knowledgeSearchInput = z.object({
   query: z.string().trim().min(1).max(500).describe('What to look for'),

@@ -11,7 +11,7 @@
  */
 import { type Database, type Logger, newId, z } from '@xv/platform';
 import type { Kysely } from 'kysely';
-import type { Tables } from '../sessions/store.js';
+import type { Tables } from '../db.js';
 
 export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 
@@ -58,10 +58,10 @@ export class TicketDesk {
   private readonly db: Kysely<Tables>;
 
   constructor(
-    database: Database,
+    database: Database<Tables>,
     private readonly options: { webhook?: string | undefined; logger: Logger },
   ) {
-    this.db = database.kysely.withTables<Tables>();
+    this.db = database.kysely;
   }
 
   async open(origin: TicketOrigin, input: TicketInput): Promise<Ticket> {

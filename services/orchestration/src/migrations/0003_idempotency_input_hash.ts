@@ -6,15 +6,15 @@
  */
 import type { ServiceMigration } from '@xv/platform';
 import type { Kysely } from 'kysely';
-import type { Tables } from '../db.js';
 import { inputHash } from '../workflows/input-hash.js';
 
 const BATCH = 500;
 
 export const idempotencyInputHash: ServiceMigration = {
-  async up(anyDb) {
-    await anyDb.schema.alterTable('wf_runs').addColumn('input_hash', 'text').execute();
-    const db = anyDb as Kysely<Tables>;
+  // A migration sees the tables as they were when it was written, not as today's types describe them.
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's own advice for migrations.
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('wf_runs').addColumn('input_hash', 'text').execute();
     let after = '';
     for (;;) {
       const rows = await db

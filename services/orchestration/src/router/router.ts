@@ -46,6 +46,15 @@ export interface RouterOptions {
 /** A failure's short, safe reason for the hop list. */
 export type DescribeFailure = (error: unknown) => string;
 
+export const PROMPT_MAX_CHARACTERS = 600;
+
+/** A prompt the router may answer: 400 `empty_prompt` or `prompt_too_long` otherwise. */
+export function checkPrompt(prompt: string | undefined): string {
+  if (!prompt?.trim()) throw errors.empty_prompt();
+  if ([...prompt].length > PROMPT_MAX_CHARACTERS) throw errors.prompt_too_long();
+  return prompt;
+}
+
 export class ModelRouter {
   constructor(
     private readonly options: RouterOptions,

@@ -4,7 +4,8 @@
  * step finishes, so a run cut short (a crash, a kill, a deploy) is resumed by the
  * next instance that finds its lease expired, at the first unfinished step, never
  * redoing a finished one. A step is retried with exponential backoff unless its
- * error says a retry cannot help, and each try has a timeout.
+ * error says a retry cannot help, and each try has a timeout (`steps.ts`); the
+ * rows are read and written by `store.ts`.
  *
  * Idempotency: the run row is the claim. A request with an `idemKey` already used
  * for the workflow creates nothing (a unique index on `(workflow, idem_key)`) and
@@ -14,23 +15,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { AppError, type Logger, newId } from '@xv/platform';
+import { type Logger, newId } from '@xv/platform';
 import type { OrchestrationDatabase } from '../db.js';
 import { errors } from '../errors.js';
-import type { TierName } from '../router/tiers.js';
-import { type Connectors, StepError } from './connectors/index.js';
-import { type RetrySpec, retrySpec, type StepSpec } from './definition.js';
+import type { Connectors } from './connectors/index.js';
 import { inputHash } from './input-hash.js';
 import type { Workflow, WorkflowRegistry } from './registry.js';
+import { type AskTier, StepRunner, type StepView, Stopped, sleep, stepViewOf } from './steps.js';
 import { LostLease, RunStore, type StepRow } from './store.js';
-import { render, renderText, type TemplateScope } from './template.js';
+import { render, type TemplateScope } from './template.js';
 
-/** Answers an `ai` step's prompt with a model of the tier. */
-export type AskTier = (
-  tier: TierName,
-  prompt: string,
-  options: { system?: string | undefined; signal: AbortSignal },
-) => Promise<string>;
+export type { AskTier, StepView } from './steps.js';
 
 export interface EngineOptions {
   database: OrchestrationDatabase;
@@ -48,15 +43,6 @@ export interface EngineOptions {
 
 export type RunStatus = 'running' | 'done' | 'failed';
 
-export interface StepView {
-  id: string;
-  type: string;
-  status: string;
-  output?: string;
-  attempts: number;
-  latencyMs: number;
-}
-
 export interface RunView {
   runId: string;
   workflow: string;
@@ -73,20 +59,10 @@ interface RunToExecute {
   recorded: Map<string, StepRow>;
 }
 
-type StepOutcome =
-  | { ok: true; output: unknown; view: StepView }
-  | { ok: false; message: string; view: StepView };
-
-const DEFAULT_RETRY: RetrySpec = retrySpec.parse({});
-
-/** The engine is stopping: leave the run as it is for the next start. */
-class Stopped extends Error {
-  override name = 'Stopped';
-}
-
 export class WorkflowEngine {
   readonly instanceId = randomUUID();
   private readonly store: RunStore;
+  private readonly steps: StepRunner;
   /** Runs executing in this process; each resolves to the finished run (undefined when interrupted). */
   private readonly active = new Map<string, Promise<RunView | undefined>>();
   private readonly stopping = new AbortController();
@@ -94,6 +70,7 @@ export class WorkflowEngine {
 
   constructor(private readonly options: EngineOptions) {
     this.store = new RunStore(options.database, this.instanceId, options.leaseMs);
+    this.steps = new StepRunner({ ...options, store: this.store, stopping: this.stopping.signal });
     // Every step in flight listens for the stop.
     setMaxListeners(0, this.stopping.signal);
   }
@@ -255,7 +232,7 @@ export class WorkflowEngine {
           steps.push(stepViewOf(row));
           continue;
         }
-        const outcome = await this.runStep(runId, position, step, scope, row);
+        const outcome = await this.steps.run(runId, position, step, scope, row);
         steps.push(outcome.view);
         if (!outcome.ok) return end('failed', undefined, { step: step.id, message: outcome.message });
         scope.steps[step.id] = { output: outcome.output };
@@ -268,154 +245,4 @@ export class WorkflowEngine {
       clearInterval(heartbeat);
     }
   }
-
-  private async runStep(
-    runId: string,
-    position: number,
-    step: StepSpec,
-    scope: TemplateScope,
-    previous: StepRow | undefined,
-  ): Promise<StepOutcome> {
-    const { logger, stepTimeoutMs } = this.options;
-    const retry = step.retry ?? DEFAULT_RETRY;
-    const priorAttempts = Number(previous?.attempts ?? 0);
-    const stepRef = { id: step.id, position, type: step.type };
-    const started = performance.now();
-    let message = 'The step failed.';
-    let tries = 0;
-    for (let attempt = 1; attempt <= retry.attempts; attempt += 1) {
-      tries = attempt;
-      try {
-        const output = await this.withTimeout(step.timeoutMs ?? stepTimeoutMs, (signal) =>
-          this.perform(step, scope, { signal, runId, stepId: step.id, attempt }),
-        );
-        const outcome = {
-          status: 'ok' as const,
-          attempts: priorAttempts + attempt,
-          latencyMs: Math.round(performance.now() - started),
-          output: output ?? null,
-        };
-        await this.store.finishStep(runId, stepRef, outcome);
-        return {
-          ok: true,
-          output: outcome.output,
-          view: { ...stepRef, ...outcome, output: outputText(outcome.output) },
-        };
-      } catch (error) {
-        if (error instanceof LostLease || this.stopping.signal.aborted) throw error;
-        const retryable = !(error instanceof StepError) || error.retryable;
-        message = error instanceof StepError ? error.message : 'The step failed unexpectedly.';
-        if (!(error instanceof StepError)) logger.error({ err: error, runId, step: step.id }, 'step error');
-        logger.warn({ runId, step: step.id, attempt, retryable, reason: message }, 'workflow step failed');
-        if (!retryable || attempt === retry.attempts) break;
-        await sleep(backoffMs(retry, attempt), this.stopping.signal);
-      }
-    }
-    const outcome = {
-      status: 'failed' as const,
-      attempts: priorAttempts + tries,
-      latencyMs: Math.round(performance.now() - started),
-      error: message,
-    };
-    await this.store.finishStep(runId, stepRef, outcome);
-    return {
-      ok: false,
-      message,
-      view: {
-        id: step.id,
-        type: step.type,
-        status: 'failed',
-        attempts: outcome.attempts,
-        latencyMs: outcome.latencyMs,
-      },
-    };
-  }
-
-  private async perform(
-    step: StepSpec,
-    scope: TemplateScope,
-    context: { signal: AbortSignal; runId: string; stepId: string; attempt: number },
-  ): Promise<unknown> {
-    if (step.type === 'ai') {
-      const prompt = renderText(step.prompt, scope);
-      const system = step.system === undefined ? undefined : renderText(step.system, scope);
-      try {
-        return await this.options.askTier(step.tier, prompt, { system, signal: context.signal });
-      } catch (error) {
-        if (error instanceof AppError) throw new StepError(error.message, error.status !== 503);
-        throw error;
-      }
-    }
-    const connector = this.options.connectors.get(step.connector)!;
-    const parsed = connector.params.safeParse(render(step.with, scope));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new StepError(
-        `The ${step.connector} parameter "${issue.path.join('.') || '(all)'}" is not valid: ${issue.message}`,
-        false,
-      );
-    }
-    return connector.run(parsed.data, context);
-  }
-
-  /** Runs one try; rejects with a retryable StepError when it takes longer than `ms`. */
-  private async withTimeout<T>(ms: number, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const controller = new AbortController();
-    const signal = AbortSignal.any([controller.signal, this.stopping.signal]);
-    let timer: NodeJS.Timeout | undefined;
-    let onStop: (() => void) | undefined;
-    const limits = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new StepError(`The step did not finish within ${ms} ms.`, true);
-        controller.abort(error);
-        reject(error);
-      }, ms);
-      onStop = () => reject(new Stopped());
-      this.stopping.signal.addEventListener('abort', onStop, { once: true });
-    });
-    try {
-      return await Promise.race([attempt(signal), limits]);
-    } finally {
-      clearTimeout(timer);
-      if (onStop) this.stopping.signal.removeEventListener('abort', onStop);
-    }
-  }
-}
-
-/** The wait after try number `attempt`: `backoffMs × factor^(attempt−1)`, capped, plus up to 10% jitter. */
-export function backoffMs(retry: RetrySpec, attempt: number): number {
-  const base = Math.min(retry.maxBackoffMs, retry.backoffMs * retry.factor ** (attempt - 1));
-  return Math.round(base + Math.random() * base * 0.1);
-}
-
-function stepViewOf(row: StepRow): StepView {
-  return {
-    id: row.step_id,
-    type: row.type,
-    status: row.status,
-    ...(row.output !== null ? { output: outputText(JSON.parse(row.output)) } : {}),
-    attempts: Number(row.attempts),
-    latencyMs: Number(row.latency_ms),
-  };
-}
-
-function outputText(output: unknown): string | undefined {
-  if (output === null || output === undefined) return undefined;
-  return typeof output === 'string' ? output : JSON.stringify(output);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Stopped());
-    const timer = setTimeout(done, Math.max(0, ms));
-    function done() {
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    }
-    function stop() {
-      clearTimeout(timer);
-      reject(new Stopped());
-    }
-    signal?.addEventListener('abort', stop, { once: true });
-  });
 }

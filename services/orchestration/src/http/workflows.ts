@@ -1,19 +1,16 @@
 /**
- * @module workflows/routes
+ * @module http/workflows
  * | POST | /api/wf        | public | `{workflow*, input*, idemKey}` → workflow run response |
  * | GET  | /api/wf?id=    | public | run record (snake_case), 404 `not_found`                 |
  * | GET  | /api/workflows | public | `{name, description, input}` of each workflow            |
  */
 
-import { isId, type RateLimiter } from '@xv/platform';
+import type { RateLimiter } from '@xv/platform';
 import { type App, clientIp, createRoute, limitByIp, z } from '@xv/platform/http';
 import { errors } from '../errors.js';
-import type { BotChallenge } from '../leads/challenge.js';
-import type { RunView, WorkflowEngine } from './engine.js';
-import { inputJsonSchema } from './input.js';
-import type { Workflow, WorkflowRegistry } from './registry.js';
-
-export const IDEM_KEY_MAX_CHARACTERS = 120;
+import type { RunView } from '../workflows/engine.js';
+import { inputJsonSchema } from '../workflows/input.js';
+import { IDEM_KEY_MAX_CHARACTERS, type WorkflowRuns } from '../workflows/submit.js';
 
 const stepView = z.object({
   id: z.string(),
@@ -145,44 +142,21 @@ function runResponseOf(view: RunView) {
 }
 
 export interface WorkflowRoutesOptions {
-  engine: WorkflowEngine;
-  registry: WorkflowRegistry;
+  runs: WorkflowRuns;
   runLimiter: RateLimiter;
   readLimiter: RateLimiter;
   trustProxy: boolean;
-  /** The lead form's bot challenge, also asked of every run of a workflow that creates a lead. */
-  challenge: BotChallenge;
 }
 
 export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions) {
-  const { engine, registry, trustProxy, challenge } = options;
-  /** Where a workflow's input carries the bot challenge answer: only lead-creating ones, only when it is on. */
-  const answerFieldOf = (workflow: Workflow) =>
-    workflow.needsBotChallenge ? challenge.answerField : undefined;
+  const { runs, trustProxy } = options;
   const limitRuns = limitByIp(options.runLimiter, trustProxy);
   const limitReads = limitByIp(options.readLimiter, trustProxy);
   app.use('/api/wf', (c, next) => (c.req.method === 'POST' ? limitRuns(c, next) : limitReads(c, next)));
   app.use('/api/workflows', limitReads);
 
   app.openapi(runWorkflow, async (c) => {
-    const body = c.req.valid('json');
-    const workflow = registry.get(body.workflow);
-    if (!workflow)
-      throw errors.unknown_workflow(`No workflow named "${body.workflow.slice(0, 100)}" is registered.`);
-    if (body.idemKey !== undefined && [...body.idemKey].length > IDEM_KEY_MAX_CHARACTERS) {
-      throw errors.idem_key_too_long();
-    }
-    const fields = { ...body.input };
-    const answerField = answerFieldOf(workflow);
-    // The challenge answer is checked once and is no part of the run: not stored, not hashed, not templated.
-    const answer = answerField ? fields[answerField] : undefined;
-    if (answerField) delete fields[answerField];
-    const input = workflow.validateInput(fields);
-    workflow.checkSteps(input);
-    const admit = answerField
-      ? () => challenge.check(typeof answer === 'string' ? answer : undefined, clientIp(c, trustProxy))
-      : undefined;
-    const view = await engine.start(workflow, input, body.idemKey, admit);
+    const view = await runs.run(c.req.valid('json'), clientIp(c, trustProxy));
     const response = runResponseOf(view);
     if (view.status === 'failed') {
       const { ok: _, ...extra } = response;
@@ -195,9 +169,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
   });
 
   app.openapi(getRun, async (c) => {
-    const { id } = c.req.valid('query');
-    const view = isId(id, 'run') ? await engine.view(id) : undefined;
-    if (!view) throw errors.not_found();
+    const view = await runs.view(c.req.valid('query').id);
     return c.json(
       {
         ok: true as const,
@@ -217,10 +189,10 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     c.json(
       {
         ok: true as const,
-        workflows: [...registry.values()].map((workflow) => ({
+        workflows: runs.workflows().map((workflow) => ({
           name: workflow.spec.name,
           description: workflow.spec.description,
-          input: inputJsonSchema(workflow.spec.input, answerFieldOf(workflow)),
+          input: inputJsonSchema(workflow.spec.input, runs.answerFieldOf(workflow)),
         })),
       },
       200,

@@ -1,5 +1,5 @@
 /**
- * @module leads/routes
+ * @module http/leads
  * | POST | /api/lead           | public, optional bot challenge | `{ok:true}`                   |
  * | GET  | /api/lead/challenge | public (ALTCHA on)             | an ALTCHA challenge            |
  * | GET  | /api/leads          | operator token (bearer)        | leads, newest first, paginated |
@@ -11,6 +11,7 @@ import {
   constantTimeEqual,
   consumeOrReject,
   isLimited,
+  platformErrors,
   type RateLimiter,
   tooManyRequests,
 } from '@xv/platform';
@@ -23,12 +24,14 @@ import {
   limitByIp,
   z,
 } from '@xv/platform/http';
+import { registerClientAssets } from '@xv/platform/pages';
 import type { Context } from 'hono';
 import type { OrchestrationDatabase } from '../db.js';
 import { errors } from '../errors.js';
-import type { BotChallenge } from './challenge.js';
-import { checkLead, listLeads, saveLead } from './leads.js';
-import { LeadPage } from './page.js';
+import { captureLead } from '../leads/capture.js';
+import type { BotChallenge } from '../leads/challenge.js';
+import { listLeads } from '../leads/leads.js';
+import { LeadPage, TURNSTILE_ORIGIN } from './lead-page.js';
 
 export interface LeadRoutesOptions {
   database: OrchestrationDatabase;
@@ -42,9 +45,6 @@ export interface LeadRoutesOptions {
   adminFailureLimiter: RateLimiter;
   page: boolean;
 }
-
-/** Where Cloudflare serves the Turnstile widget's script and frame. */
-const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
 
 const leadBody = z.object({
   name: z.string().max(200),
@@ -133,14 +133,11 @@ const getLeads = createRoute({
   },
 });
 
-export function registerLeadRoutes(app: App, options: LeadRoutesOptions) {
+export async function registerLeadRoutes(app: App, options: LeadRoutesOptions): Promise<void> {
   const { database, challenge, trustProxy } = options;
 
-  async function captureLead(c: Context, body: Record<string, unknown>) {
-    const lead = checkLead(body);
-    const answer = challenge.answerField ? body[challenge.answerField] : undefined;
-    await challenge.check(typeof answer === 'string' ? answer : undefined, clientIp(c, trustProxy));
-    const saved = await saveLead(database, lead);
+  async function capture(c: Context, body: Record<string, unknown>) {
+    const saved = await captureLead(database, challenge, body, clientIp(c, trustProxy));
     c.get('logger').info({ leadId: saved.leadId, created: saved.created }, 'lead captured');
   }
 
@@ -151,7 +148,7 @@ export function registerLeadRoutes(app: App, options: LeadRoutesOptions) {
   app.openapi(
     postLead,
     async (c) => {
-      await captureLead(c, c.req.valid('json'));
+      await capture(c, c.req.valid('json'));
       return c.json({ ok: true as const }, 200);
     },
     (result) => {
@@ -172,13 +169,14 @@ export function registerLeadRoutes(app: App, options: LeadRoutesOptions) {
     if (locked) throw tooManyRequests(locked);
     if (!options.adminToken || !presented || !constantTimeEqual(presented, options.adminToken)) {
       await consumeOrReject(options.adminFailureLimiter, key);
-      throw errors.unauthenticated();
+      throw platformErrors.unauthenticated('Send the operator token as a bearer token.');
     }
     const { limit, cursor } = c.req.valid('query');
     return c.json({ ok: true as const, ...(await listLeads(database, { limit, cursor })) }, 200);
   });
 
   if (!options.page) return;
+  const assets = await registerClientAssets(app, import.meta.url);
 
   const page = (c: Context, props: Partial<Parameters<typeof LeadPage>[0]> = {}, status: 200 | 400 = 200) => {
     if (challenge.kind === 'turnstile') {
@@ -187,12 +185,15 @@ export function registerLeadRoutes(app: App, options: LeadRoutesOptions) {
       allowInContentSecurityPolicy(c, 'frame-src', [TURNSTILE_ORIGIN]);
     }
     return c.html(
-      <LeadPage
-        challenge={challenge.kind}
-        turnstileSiteKey={options.turnstileSiteKey}
-        nonce={cspNonce(c)}
-        {...props}
-      />,
+      `<!doctype html>${(
+        <LeadPage
+          assets={assets}
+          challenge={challenge.kind}
+          turnstileSiteKey={options.turnstileSiteKey}
+          nonce={cspNonce(c)}
+          {...props}
+        />
+      )}`,
       status,
     );
   };
@@ -211,7 +212,7 @@ export function registerLeadRoutes(app: App, options: LeadRoutesOptions) {
     const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : undefined);
     const values = { name: text('name') ?? '', email: text('email') ?? '', company: text('company') ?? '' };
     try {
-      await captureLead(c, {
+      await capture(c, {
         ...values,
         altcha: text('altcha'),
         'cf-turnstile-response': text('cf-turnstile-response'),

@@ -1,5 +1,5 @@
 /**
- * @module routes/chat-stream
+ * @module http/chat-stream
  * A chat turn's outputs as the `text/plain; charset=utf-8` response body. The
  * body is the answer's text. Failures after the first byte end the body with a
  * line starting `[agent error]`. With `?marks=1` (the chat page) the body also

@@ -15,9 +15,9 @@
  *   organization exists or not).
  */
 import { isId, type PublicOrganizations } from '@xv/platform';
-import { errors } from './errors.js';
+import { errors } from '../errors.js';
+import { DEFAULT_TENANT, type SessionDefaults } from '../sessions/store.js';
 import type { Principal } from './principal.js';
-import { DEFAULT_TENANT, type SessionDefaults } from './sessions/store.js';
 
 export type TenantAccess =
   /** The person is a member of the organization: their own rights there. */

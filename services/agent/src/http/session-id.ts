@@ -1,8 +1,8 @@
 /**
- * @module routes/session-id
+ * @module http/session-id
  * Which session a request is for: the `session` query parameter or the
  * `x-agent-session` header (the same id when both are given). The id is looked up
- * among the caller's own sessions (`principal.ts`). For a caller without cookies
+ * among the caller's own sessions (`access/principal.ts`). For a caller without cookies
  * the id alone names the session, so it is that caller's secret: such clients
  * should use long random ids, or let the agent make one (`ses_` + 128 random bits).
  */

@@ -1,10 +1,11 @@
 /**
- * @module routes/schemas
+ * @module http/schemas
  * Request and response shapes of the agent API, as the spec names them.
  */
 
-import { z } from '@xv/platform';
 import { MODEL_PROVIDERS } from '@xv/platform/ai';
+import { z } from '@xv/platform/http';
+import { SESSION_HEADER } from './session-id.js';
 
 const MAX_ROUTE_JSON = 2_000;
 
@@ -22,6 +23,8 @@ export const routeSchema = z
 export const sessionQuery = z.object({
   session: z.string().optional().openapi({ description: 'The session id (or send `x-agent-session`)' }),
 });
+
+export const sessionHeaders = z.object({ [SESSION_HEADER]: z.string().optional() });
 
 export const chatBody = z
   .object({
@@ -73,5 +76,3 @@ export const ticketSchema = z
     createdAt: z.number().int(),
   })
   .openapi('Ticket');
-
-export const errorSchema = z.object({ ok: z.literal(false), error: z.string(), message: z.string() });

@@ -1,15 +1,12 @@
 /**
- * @module router/routes
+ * @module http/router
  * | POST | /api/route | public | `{prompt*, difficulty}` → route result |
  */
 
 import type { RateLimiter } from '@xv/platform';
 import { type App, createRoute, limitByIp, z } from '@xv/platform/http';
-import { errors } from '../errors.js';
-import type { ModelRouter } from './router.js';
-import { TIER_NAMES } from './tiers.js';
-
-export const PROMPT_MAX_CHARACTERS = 600;
+import { checkPrompt, type ModelRouter, PROMPT_MAX_CHARACTERS } from '../router/router.js';
+import { TIER_NAMES } from '../router/tiers.js';
 
 const hop = z.object({
   model: z.string(),
@@ -69,9 +66,7 @@ export function registerRouterRoutes(
   app.use('/api/route', limitByIp(limiter, trustProxy));
   app.openapi(routePrompt, async (c) => {
     const { prompt, difficulty } = c.req.valid('json');
-    if (!prompt?.trim()) throw errors.empty_prompt();
-    if ([...prompt].length > PROMPT_MAX_CHARACTERS) throw errors.prompt_too_long();
-    const result = await router.route(difficulty, prompt, { signal: c.req.raw.signal });
+    const result = await router.route(difficulty, checkPrompt(prompt), { signal: c.req.raw.signal });
     return c.json(result, 200);
   });
 }

@@ -1,0 +1,98 @@
+/**
+ * @module http/lead-page
+ * The lead form at `/lead`: plain HTML that works without JavaScript, with no
+ * external assets (Turnstile's widget script is the one exception, when it is the
+ * configured challenge). With ALTCHA on, the `lead` script (`src/client/lead.ts`)
+ * fetches a challenge, solves the proof of work with WebCrypto and fills the
+ * hidden `altcha` field.
+ */
+import type { ClientAssets } from '@xv/platform/pages';
+import { Page } from '@xv/platform/pages';
+import type { ChallengeKind } from '../leads/challenge.js';
+
+/** Where Cloudflare serves the Turnstile widget's script and frame. */
+export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
+
+export interface LeadPageProps {
+  assets: ClientAssets;
+  challenge: ChallengeKind;
+  turnstileSiteKey?: string | undefined;
+  outcome?: { ok: boolean; message: string } | undefined;
+  values?: { name?: string; email?: string; company?: string } | undefined;
+  /** The response's CSP nonce, which the Turnstile script tag carries. */
+  nonce: string;
+}
+
+export function LeadPage({
+  assets,
+  challenge,
+  turnstileSiteKey,
+  outcome,
+  values = {},
+  nonce,
+}: LeadPageProps) {
+  return (
+    <Page
+      title="Talk to us"
+      product="XV"
+      home="/lead"
+      assets={assets}
+      stylesheets={['lead']}
+      scripts={challenge === 'altcha' ? ['lead'] : []}
+      head={
+        challenge === 'turnstile' ? (
+          <script nonce={nonce} src={`${TURNSTILE_ORIGIN}/turnstile/v0/api.js`} async defer></script>
+        ) : undefined
+      }
+    >
+      <section>
+        <h1>Talk to us</h1>
+        <p class="hint">Leave your work e-mail and we will get back to you within one business day.</p>
+        <form id="lead-form" method="post" action="/lead">
+          <label for="name">Name</label>
+          <input
+            id="name"
+            name="name"
+            autocomplete="name"
+            required
+            maxlength={200}
+            value={values.name ?? ''}
+          />
+          <label for="email">Work e-mail</label>
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autocomplete="email"
+            required
+            maxlength={254}
+            aria-describedby="email-hint"
+            value={values.email ?? ''}
+          />
+          <p id="email-hint" class="hint">
+            Personal and disposable addresses are not accepted.
+          </p>
+          <label for="company">Company (optional)</label>
+          <input
+            id="company"
+            name="company"
+            autocomplete="organization"
+            maxlength={200}
+            value={values.company ?? ''}
+          />
+          {challenge === 'altcha' && <input type="hidden" id="altcha" name="altcha" value="" />}
+          {challenge === 'turnstile' && <div class="cf-turnstile" data-sitekey={turnstileSiteKey}></div>}
+          <button type="submit">Send</button>
+          <p
+            id="status"
+            class={outcome ? `status ${outcome.ok ? 'ok' : 'error'}` : 'status'}
+            role="status"
+            aria-live="polite"
+          >
+            {outcome?.message ?? ''}
+          </p>
+        </form>
+      </section>
+    </Page>
+  );
+}
