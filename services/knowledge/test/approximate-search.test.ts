@@ -10,10 +10,10 @@ import { createLogger, type Database, loadSettings, migrate, openDatabase } from
 import { tempDir } from '@xv/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KnowledgeDatabase } from '../src/db.js';
-import { DocumentStore } from '../src/documents/documents.js';
 import { contentHash } from '../src/documents/hash.js';
+import { ReviewWorkflow } from '../src/documents/review.js';
 import { migrations } from '../src/migrations/index.js';
-import { openKnowledgeIndex, type SearchTuning } from '../src/open-index.js';
+import { openKnowledgeIndex, type SearchTuning } from '../src/search/open-index.js';
 import { loadVectorExtension, type SqliteVecIndex } from '../src/search/vector-index.js';
 import { knowledgeSettings } from '../src/settings.js';
 import { approveThroughDomain, domainCaller } from './helpers.js';
@@ -34,7 +34,7 @@ const TOPICS = [
 
 interface Instance {
   database: KnowledgeDatabase;
-  store: DocumentStore;
+  store: ReviewWorkflow;
   index: Awaited<ReturnType<typeof openKnowledgeIndex>>;
   vectors: SqliteVecIndex;
 }
@@ -59,7 +59,7 @@ async function instance(dataDir: string, tuning: SearchTuning = {}, env: Record<
   const result: Instance = {
     database,
     index,
-    store: new DocumentStore(database, index),
+    store: new ReviewWorkflow(database, index),
     vectors: index.vectors as SqliteVecIndex,
   };
   return result;

@@ -10,10 +10,10 @@ import { createLogger, type Database, loadSettings, migrate, openDatabase } from
 import { tempDir } from '@xv/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KnowledgeDatabase } from '../src/db.js';
-import { DocumentStore } from '../src/documents/documents.js';
+import { ReviewWorkflow } from '../src/documents/review.js';
 import { migrations } from '../src/migrations/index.js';
-import { openKnowledgeIndex, type SearchTuning } from '../src/open-index.js';
 import type { KnowledgeIndex } from '../src/search/knowledge-index.js';
+import { openKnowledgeIndex, type SearchTuning } from '../src/search/open-index.js';
 import { loadVectorExtension } from '../src/search/vector-index.js';
 import { knowledgeSettings } from '../src/settings.js';
 import { approveThroughDomain } from './helpers.js';
@@ -39,7 +39,7 @@ async function setUp(tuning: SearchTuning = {}) {
     createLogger('kb', 'silent'),
     tuning,
   );
-  const store = new DocumentStore(database, index);
+  const store = new ReviewWorkflow(database, index);
   const approve = (orgId: string, path: string, content: string) =>
     approveThroughDomain(store, orgId, path, content);
   return { database, index, approve };

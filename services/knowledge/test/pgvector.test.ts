@@ -6,10 +6,10 @@
  */
 import { createLogger, type Database, loadSettings, migrate } from '@xv/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentStore } from '../src/documents/documents.js';
+import { ReviewWorkflow } from '../src/documents/review.js';
 import { migrations } from '../src/migrations/index.js';
-import { openKnowledgeIndex } from '../src/open-index.js';
 import type { KnowledgeIndex } from '../src/search/knowledge-index.js';
+import { openKnowledgeIndex } from '../src/search/open-index.js';
 import { ScanIndex } from '../src/search/vector-index.js';
 import { knowledgeSettings } from '../src/settings.js';
 import { approveThroughDomain } from './helpers.js';
@@ -23,7 +23,7 @@ describe('pgvector backend (PGlite)', () => {
   let index: KnowledgeIndex;
 
   const approve = (orgId: string, path: string, content: string) =>
-    approveThroughDomain(new DocumentStore(database, index), orgId, path, content);
+    approveThroughDomain(new ReviewWorkflow(database, index), orgId, path, content);
 
   beforeAll(async () => {
     database = await openPgliteDatabase();

@@ -22,10 +22,10 @@ import { createLogger, type Database, loadSettings, migrate, openDatabase } from
 import { tempDir } from '@xv/platform/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { KnowledgeDatabase } from '../src/db.js';
-import { DocumentStore } from '../src/documents/documents.js';
+import { ReviewWorkflow } from '../src/documents/review.js';
 import { migrations } from '../src/migrations/index.js';
-import { openKnowledgeIndex, type SearchTuning } from '../src/open-index.js';
 import type { KnowledgeIndex, RetrievalMode } from '../src/search/knowledge-index.js';
+import { openKnowledgeIndex, type SearchTuning } from '../src/search/open-index.js';
 import { knowledgeSettings } from '../src/settings.js';
 import { documents, questions } from './fixtures/business-corpus.js';
 import { approveThroughDomain } from './helpers.js';
@@ -76,7 +76,7 @@ describe('retrieval quality', () => {
     const open = (tuning: SearchTuning = {}) =>
       openKnowledgeIndex(database, loadSettings(knowledgeSettings, {}), createLogger('kb', 'silent'), tuning);
     const index = await open();
-    const store = new DocumentStore(database, index);
+    const store = new ReviewWorkflow(database, index);
     for (const doc of documents)
       docIdOf.set(doc.path, await approveThroughDomain(store, ORG, doc.path, doc.content));
     results = await measure(index);
