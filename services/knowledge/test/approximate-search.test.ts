@@ -6,10 +6,10 @@
  * starts again after a restart, and skips vectors an embedder of another
  * dimension wrote.
  */
-import { createLogger, type Database, loadSettings, migrate, openDatabase } from '@xv/platform';
+import { createLogger, loadSettings, migrate, openDatabase } from '@xv/platform';
 import { tempDir } from '@xv/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KnowledgeDatabase } from '../src/db.js';
+import type { KnowledgeDatabase, KnowledgeTables } from '../src/db.js';
 import { contentHash } from '../src/documents/hash.js';
 import { ReviewWorkflow } from '../src/documents/review.js';
 import { migrations } from '../src/migrations/index.js';
@@ -46,10 +46,10 @@ afterEach(async () => {
 
 /** Every organization goes to the approximate index; `rerankMin` decides how approximate. */
 async function instance(dataDir: string, tuning: SearchTuning = {}, env: Record<string, string> = {}) {
-  const database = (await openDatabase({ service: 'knowledge', dataDir })) as KnowledgeDatabase;
+  const database = await openDatabase<KnowledgeTables>({ service: 'knowledge', dataDir });
   opened.push(database);
   loadVectorExtension(database);
-  await migrate(database as unknown as Database, migrations);
+  await migrate(database, migrations);
   const index = await openKnowledgeIndex(
     database,
     loadSettings(knowledgeSettings, env),

@@ -7,7 +7,7 @@ import { createUser, type SignedIn, signUp, startIdentity } from '@xv/identity/t
 import { createLogger, loadSettings, migrate, openDatabase } from '@xv/platform';
 import type { DatabaseTarget, RunningService } from '@xv/platform/testing';
 import type { Caller } from '../src/access/caller.js';
-import type { KnowledgeDatabase } from '../src/db.js';
+import type { KnowledgeTables } from '../src/db.js';
 import { contentHash } from '../src/documents/hash.js';
 import { ReviewWorkflow } from '../src/documents/review.js';
 import { migrations } from '../src/migrations/index.js';
@@ -175,15 +175,14 @@ export async function approveDirectly(
   env: Record<string, string>,
   document: { path: string; content: string },
 ) {
-  const database = await openDatabase({ service: 'knowledge', dataDir });
-  const knowledge = database as unknown as KnowledgeDatabase;
-  loadVectorExtension(knowledge);
+  const database = await openDatabase<KnowledgeTables>({ service: 'knowledge', dataDir });
+  loadVectorExtension(database);
   await migrate(database, migrations);
   const index = await openKnowledgeIndex(
-    knowledge,
+    database,
     loadSettings(knowledgeSettings, env),
     createLogger('kb', 'silent'),
   );
-  await approveThroughDomain(new ReviewWorkflow(knowledge, index), 'org_x', document.path, document.content);
+  await approveThroughDomain(new ReviewWorkflow(database, index), 'org_x', document.path, document.content);
   await database.close();
 }

@@ -4,7 +4,7 @@
  * `vector` column, keeps organizations apart, agrees with the exact scan, and
  * rebuilds on reindex.
  */
-import { createLogger, type Database, loadSettings, migrate } from '@xv/platform';
+import { createLogger, loadSettings, migrate } from '@xv/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewWorkflow } from '../src/documents/review.js';
 import { migrations } from '../src/migrations/index.js';
@@ -27,7 +27,7 @@ describe('pgvector backend (PGlite)', () => {
 
   beforeAll(async () => {
     database = await openPgliteDatabase();
-    await migrate(database as unknown as Database, migrations);
+    await migrate(database, migrations);
     index = await openKnowledgeIndex(database, config, logger);
     await approve('org_a', 'travel.md', '# Travel policy\n\nBook economy class for flights under six hours.');
     await approve('org_a', 'security.md', '# Security\n\nRotate your password every ninety days.');
