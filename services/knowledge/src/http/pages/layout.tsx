@@ -7,7 +7,7 @@
  * through still could not run it.
  */
 import type { ClientAssets } from '@xv/platform/pages';
-import { Page } from '@xv/platform/pages';
+import { MessagePage, Page } from '@xv/platform/pages';
 import type { Child } from 'hono/jsx';
 
 export const PRODUCT = 'XV knowledge base';
@@ -49,12 +49,19 @@ export function KnowledgePage(props: KnowledgePageProps) {
   );
 }
 
-/** A page that says one thing went wrong. */
+/** A page that says one thing went wrong (the platform's `MessagePage` in the knowledge base's frame). */
 export function ErrorPage(props: { title: string; message: string; assets: ClientAssets }) {
   return (
-    <KnowledgePage title={props.title} assets={props.assets}>
-      <h1>{props.title}</h1>
-      <p class="error">{props.message}</p>
-    </KnowledgePage>
+    <MessagePage
+      title={props.title}
+      message={props.message}
+      product={PRODUCT}
+      home="/review"
+      assets={props.assets}
+      nav={NAV}
+      head={NO_SCRIPTS}
+      stylesheets={['knowledge']}
+      link={{ href: '/review', text: 'Back to the review queue' }}
+    />
   );
 }
