@@ -10,13 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, type Database, loadSettings, migrate, openDatabase } from '@xv/platform';
-import type { Caller } from '../services/knowledge/src/caller.js';
+import type { Caller } from '../services/knowledge/src/access/caller.js';
 import type { KnowledgeDatabase } from '../services/knowledge/src/db.js';
-import { DocumentStore } from '../services/knowledge/src/documents/documents.js';
 import { contentHash } from '../services/knowledge/src/documents/hash.js';
+import { ReviewWorkflow } from '../services/knowledge/src/documents/review.js';
 import { migrations } from '../services/knowledge/src/migrations/index.js';
-import { openKnowledgeIndex } from '../services/knowledge/src/open-index.js';
 import { chunkMarkdown } from '../services/knowledge/src/search/chunker.js';
+import { openKnowledgeIndex } from '../services/knowledge/src/search/open-index.js';
 import { loadVectorExtension } from '../services/knowledge/src/search/vector-index.js';
 import { knowledgeSettings } from '../services/knowledge/src/settings.js';
 import { defineBenchmark, round } from './lib/harness.js';
@@ -64,7 +64,7 @@ export default defineBenchmark({
         loadSettings(knowledgeSettings, {}),
         createLogger('kb', 'silent'),
       );
-      const store = new DocumentStore(database, index);
+      const store = new ReviewWorkflow(database, index);
       const contents = Array.from({ length: DOCUMENTS }, (_, n) => markdownDocument(n));
 
       // Baseline: chunking and embedding alone, no database.

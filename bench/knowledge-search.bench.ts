@@ -20,9 +20,9 @@ import { join } from 'node:path';
 import { createLogger, type Database, loadSettings, migrate, openDatabase } from '@xv/platform';
 import type { KnowledgeDatabase } from '../services/knowledge/src/db.js';
 import { migrations } from '../services/knowledge/src/migrations/index.js';
-import { openKnowledgeIndex } from '../services/knowledge/src/open-index.js';
 import { vectorToBytes } from '../services/knowledge/src/search/embedder.js';
 import type { KnowledgeIndex, SearchHit } from '../services/knowledge/src/search/knowledge-index.js';
+import { openKnowledgeIndex } from '../services/knowledge/src/search/open-index.js';
 import {
   loadVectorExtension,
   type SqliteVecIndex,

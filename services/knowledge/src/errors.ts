@@ -1,14 +1,13 @@
 /**
  * @module errors
- * Every error the knowledge service answers with, named once.
+ * The errors only the knowledge service answers with, named once. Credentials,
+ * scopes, membership and origins answer with the platform's codes
+ * (`unauthenticated`, `invalid_token`, `insufficient_scope`, `not_a_member`,
+ * `forbidden_origin`), raised in `http/auth.ts` and `http/mcp.ts`.
  */
 import { defineErrors } from '@xv/platform';
 
 export const errors = defineErrors('knowledge', {
-  unauthenticated: { status: 401, message: 'Send a personal access token as a Bearer token, or sign in.' },
-  invalid_token: { status: 401, message: 'The access token is unknown or revoked.' },
-  missing_scope: { status: 403, message: 'The access token lacks the scope this needs.' },
-  no_organization: { status: 403, message: 'You are not a member of any organization.' },
   review_forbidden: { status: 403, message: 'Reviewing needs the review:decide permission.' },
   maker_cannot_review: {
     status: 403,
@@ -34,6 +33,5 @@ export const errors = defineErrors('knowledge', {
   },
   not_approved: { status: 409, message: 'Only a document with an approved revision can be made public.' },
   nothing_to_retire: { status: 409, message: 'The document is already retired.' },
-  forbidden_origin: { status: 403, message: 'This origin may not call the MCP server.' },
   embedder_unavailable: { status: 503, message: 'The embeddings endpoint cannot be reached.' },
 });

@@ -6,14 +6,14 @@
  * starts again after a restart, and skips vectors an embedder of another
  * dimension wrote.
  */
-import { createLogger, type Database, loadSettings, migrate, openDatabase } from '@xv/platform';
+import { createLogger, loadSettings, migrate, openDatabase } from '@xv/platform';
 import { tempDir } from '@xv/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KnowledgeDatabase } from '../src/db.js';
-import { DocumentStore } from '../src/documents/documents.js';
+import type { KnowledgeDatabase, KnowledgeTables } from '../src/db.js';
 import { contentHash } from '../src/documents/hash.js';
+import { ReviewWorkflow } from '../src/documents/review.js';
 import { migrations } from '../src/migrations/index.js';
-import { openKnowledgeIndex, type SearchTuning } from '../src/open-index.js';
+import { openKnowledgeIndex, type SearchTuning } from '../src/search/open-index.js';
 import { loadVectorExtension, type SqliteVecIndex } from '../src/search/vector-index.js';
 import { knowledgeSettings } from '../src/settings.js';
 import { approveThroughDomain, domainCaller } from './helpers.js';
@@ -34,7 +34,7 @@ const TOPICS = [
 
 interface Instance {
   database: KnowledgeDatabase;
-  store: DocumentStore;
+  store: ReviewWorkflow;
   index: Awaited<ReturnType<typeof openKnowledgeIndex>>;
   vectors: SqliteVecIndex;
 }
@@ -46,10 +46,10 @@ afterEach(async () => {
 
 /** Every organization goes to the approximate index; `rerankMin` decides how approximate. */
 async function instance(dataDir: string, tuning: SearchTuning = {}, env: Record<string, string> = {}) {
-  const database = (await openDatabase({ service: 'knowledge', dataDir })) as KnowledgeDatabase;
+  const database = await openDatabase<KnowledgeTables>({ service: 'knowledge', dataDir });
   opened.push(database);
   loadVectorExtension(database);
-  await migrate(database as unknown as Database, migrations);
+  await migrate(database, migrations);
   const index = await openKnowledgeIndex(
     database,
     loadSettings(knowledgeSettings, env),
@@ -59,7 +59,7 @@ async function instance(dataDir: string, tuning: SearchTuning = {}, env: Record<
   const result: Instance = {
     database,
     index,
-    store: new DocumentStore(database, index),
+    store: new ReviewWorkflow(database, index),
     vectors: index.vectors as SqliteVecIndex,
   };
   return result;

@@ -62,7 +62,7 @@ describeEachDatabase('knowledge base documents', (target) => {
       expect(anonymous.status).toBe(401);
       const readOnly = await push('x.md', 'x', world.tokens.read);
       expect(readOnly.status).toBe(403);
-      expect(readOnly.body.error).toBe('missing_scope');
+      expect(readOnly.body.error).toBe('insufficient_scope');
       const forged = await push('x.md', 'x', `xkb_${'A'.repeat(43)}`);
       expect(forged.status).toBe(401);
       expect(forged.body.error).toBe('invalid_token');

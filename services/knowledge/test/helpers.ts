@@ -6,12 +6,12 @@ import { createHash } from 'node:crypto';
 import { createUser, type SignedIn, signUp, startIdentity } from '@xv/identity/testing';
 import { createLogger, loadSettings, migrate, openDatabase } from '@xv/platform';
 import type { DatabaseTarget, RunningService } from '@xv/platform/testing';
-import type { Caller } from '../src/caller.js';
-import type { KnowledgeDatabase } from '../src/db.js';
-import { DocumentStore } from '../src/documents/documents.js';
+import type { Caller } from '../src/access/caller.js';
+import type { KnowledgeTables } from '../src/db.js';
 import { contentHash } from '../src/documents/hash.js';
+import { ReviewWorkflow } from '../src/documents/review.js';
 import { migrations } from '../src/migrations/index.js';
-import { openKnowledgeIndex } from '../src/open-index.js';
+import { openKnowledgeIndex } from '../src/search/open-index.js';
 import { loadVectorExtension } from '../src/search/vector-index.js';
 import { knowledgeSettings } from '../src/settings.js';
 import {
@@ -19,7 +19,7 @@ import {
   publishDocument,
   signUpMakerAndReviewer,
   startKnowledge,
-} from '../src/testing.js';
+} from '../src/testing/index.js';
 
 export interface World {
   identity: RunningService;
@@ -150,7 +150,7 @@ export const domainCaller = (userId: string, orgId: string): Caller => ({
 
 /** Pushes, submits and approves a document through the domain: `usr_maker` makes it, `usr_checker` approves. */
 export async function approveThroughDomain(
-  store: DocumentStore,
+  store: ReviewWorkflow,
   orgId: string,
   path: string,
   content: string,
@@ -175,15 +175,14 @@ export async function approveDirectly(
   env: Record<string, string>,
   document: { path: string; content: string },
 ) {
-  const database = await openDatabase({ service: 'knowledge', dataDir });
-  const knowledge = database as unknown as KnowledgeDatabase;
-  loadVectorExtension(knowledge);
+  const database = await openDatabase<KnowledgeTables>({ service: 'knowledge', dataDir });
+  loadVectorExtension(database);
   await migrate(database, migrations);
   const index = await openKnowledgeIndex(
-    knowledge,
+    database,
     loadSettings(knowledgeSettings, env),
     createLogger('kb', 'silent'),
   );
-  await approveThroughDomain(new DocumentStore(knowledge, index), 'org_x', document.path, document.content);
+  await approveThroughDomain(new ReviewWorkflow(database, index), 'org_x', document.path, document.content);
   await database.close();
 }

@@ -6,14 +6,14 @@
  * large organization's query (forced on here for a small index) by document
  * frequencies that follow the index generation.
  */
-import { createLogger, type Database, loadSettings, migrate, openDatabase } from '@xv/platform';
+import { createLogger, loadSettings, migrate, openDatabase } from '@xv/platform';
 import { tempDir } from '@xv/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KnowledgeDatabase } from '../src/db.js';
-import { DocumentStore } from '../src/documents/documents.js';
+import type { KnowledgeDatabase, KnowledgeTables } from '../src/db.js';
+import { ReviewWorkflow } from '../src/documents/review.js';
 import { migrations } from '../src/migrations/index.js';
-import { openKnowledgeIndex, type SearchTuning } from '../src/open-index.js';
 import type { KnowledgeIndex } from '../src/search/knowledge-index.js';
+import { openKnowledgeIndex, type SearchTuning } from '../src/search/open-index.js';
 import { loadVectorExtension } from '../src/search/vector-index.js';
 import { knowledgeSettings } from '../src/settings.js';
 import { approveThroughDomain } from './helpers.js';
@@ -29,17 +29,17 @@ afterEach(async () => {
 });
 
 async function setUp(tuning: SearchTuning = {}) {
-  const database = (await openDatabase({ service: 'knowledge', dataDir: tempDir() })) as KnowledgeDatabase;
+  const database = await openDatabase<KnowledgeTables>({ service: 'knowledge', dataDir: tempDir() });
   opened.push(database);
   loadVectorExtension(database);
-  await migrate(database as unknown as Database, migrations);
+  await migrate(database, migrations);
   const index = await openKnowledgeIndex(
     database,
     loadSettings(knowledgeSettings, {}),
     createLogger('kb', 'silent'),
     tuning,
   );
-  const store = new DocumentStore(database, index);
+  const store = new ReviewWorkflow(database, index);
   const approve = (orgId: string, path: string, content: string) =>
     approveThroughDomain(store, orgId, path, content);
   return { database, index, approve };

@@ -4,12 +4,12 @@
  * `vector` column, keeps organizations apart, agrees with the exact scan, and
  * rebuilds on reindex.
  */
-import { createLogger, type Database, loadSettings, migrate } from '@xv/platform';
+import { createLogger, loadSettings, migrate } from '@xv/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentStore } from '../src/documents/documents.js';
+import { ReviewWorkflow } from '../src/documents/review.js';
 import { migrations } from '../src/migrations/index.js';
-import { openKnowledgeIndex } from '../src/open-index.js';
 import type { KnowledgeIndex } from '../src/search/knowledge-index.js';
+import { openKnowledgeIndex } from '../src/search/open-index.js';
 import { ScanIndex } from '../src/search/vector-index.js';
 import { knowledgeSettings } from '../src/settings.js';
 import { approveThroughDomain } from './helpers.js';
@@ -23,11 +23,11 @@ describe('pgvector backend (PGlite)', () => {
   let index: KnowledgeIndex;
 
   const approve = (orgId: string, path: string, content: string) =>
-    approveThroughDomain(new DocumentStore(database, index), orgId, path, content);
+    approveThroughDomain(new ReviewWorkflow(database, index), orgId, path, content);
 
   beforeAll(async () => {
     database = await openPgliteDatabase();
-    await migrate(database as unknown as Database, migrations);
+    await migrate(database, migrations);
     index = await openKnowledgeIndex(database, config, logger);
     await approve('org_a', 'travel.md', '# Travel policy\n\nBook economy class for flights under six hours.');
     await approve('org_a', 'security.md', '# Security\n\nRotate your password every ninety days.');

@@ -7,7 +7,7 @@
 import { setPublicAssistant } from '@xv/identity/testing';
 import { describeEachDatabase } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
-import { startKnowledge } from '../src/testing.js';
+import { startKnowledge } from '../src/testing/index.js';
 import { publish, sha256, startWorld, type World, withCookie, withToken } from './helpers.js';
 
 describeEachDatabase('public documents and public search', (target) => {

@@ -18,14 +18,14 @@
  * Measured when written: lexical 0.839 / 0.75, vector 0.75 / 0.64, hybrid
  * 0.911 / 0.79; the hybrid figures must not fall below the default paths.
  */
-import { createLogger, type Database, loadSettings, migrate, openDatabase } from '@xv/platform';
+import { createLogger, loadSettings, migrate, openDatabase } from '@xv/platform';
 import { tempDir } from '@xv/platform/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { KnowledgeDatabase } from '../src/db.js';
-import { DocumentStore } from '../src/documents/documents.js';
+import type { KnowledgeTables } from '../src/db.js';
+import { ReviewWorkflow } from '../src/documents/review.js';
 import { migrations } from '../src/migrations/index.js';
-import { openKnowledgeIndex, type SearchTuning } from '../src/open-index.js';
 import type { KnowledgeIndex, RetrievalMode } from '../src/search/knowledge-index.js';
+import { openKnowledgeIndex, type SearchTuning } from '../src/search/open-index.js';
 import { knowledgeSettings } from '../src/settings.js';
 import { documents, questions } from './fixtures/business-corpus.js';
 import { approveThroughDomain } from './helpers.js';
@@ -71,12 +71,12 @@ describe('retrieval quality', () => {
   }
 
   beforeAll(async () => {
-    const database = (await openDatabase({ service: 'knowledge', dataDir: tempDir() })) as KnowledgeDatabase;
-    await migrate(database as unknown as Database, migrations);
+    const database = await openDatabase<KnowledgeTables>({ service: 'knowledge', dataDir: tempDir() });
+    await migrate(database, migrations);
     const open = (tuning: SearchTuning = {}) =>
       openKnowledgeIndex(database, loadSettings(knowledgeSettings, {}), createLogger('kb', 'silent'), tuning);
     const index = await open();
-    const store = new DocumentStore(database, index);
+    const store = new ReviewWorkflow(database, index);
     for (const doc of documents)
       docIdOf.set(doc.path, await approveThroughDomain(store, ORG, doc.path, doc.content));
     results = await measure(index);

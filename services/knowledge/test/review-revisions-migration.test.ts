@@ -9,12 +9,13 @@ import { describeEachDatabase } from '@xv/platform/testing';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import type { KnowledgeDatabase } from '../src/db.js';
-import { DocumentStore } from '../src/documents/documents.js';
 import { contentHash, RETIREMENT_HASH } from '../src/documents/hash.js';
+import { DocumentReader } from '../src/documents/read-model.js';
+import { ReviewWorkflow } from '../src/documents/review.js';
 import { knowledgeBase } from '../src/migrations/0001_knowledge_base.js';
 import { publicDocuments } from '../src/migrations/0002_public_documents.js';
 import { migrations } from '../src/migrations/index.js';
-import { openKnowledgeIndex } from '../src/open-index.js';
+import { openKnowledgeIndex } from '../src/search/open-index.js';
 import { loadVectorExtension } from '../src/search/vector-index.js';
 import { knowledgeSettings } from '../src/settings.js';
 import { domainCaller } from './helpers.js';
@@ -57,13 +58,14 @@ describeEachDatabase('review decisions on documents from before revisions were n
       loadSettings(knowledgeSettings, {}),
       createLogger('kb', 'silent'),
     );
-    const store = new DocumentStore(knowledge, index);
-    const history = (await store.detail(ORG, 'doc_content')).history;
+    const store = new ReviewWorkflow(knowledge, index);
+    const reader = new DocumentReader(knowledge);
+    const history = (await reader.detail(ORG, 'doc_content')).history;
     expect(history.map((h) => [h.action, h.hash])).toEqual([
       ['submit', contentHash(submitted)],
       ['push', null],
     ]);
-    const retirement = await store.detail(ORG, 'doc_retirement');
+    const retirement = await reader.detail(ORG, 'doc_retirement');
     expect(retirement.hash).toBe(RETIREMENT_HASH);
 
     // After the upgrade the maker replaces the submitted text: deciding without a revision is refused.

@@ -18,8 +18,8 @@
 import type { Kysely } from 'kysely';
 import type { KnowledgeTables } from '../db.js';
 import { bytesToVector } from './embedder.js';
+import type { Neighbour } from './neighbour.js';
 import { QuantizedVectors } from './quantized-vectors.js';
-import type { Neighbour } from './vector-index.js';
 
 type Executor = Kysely<KnowledgeTables>;
 

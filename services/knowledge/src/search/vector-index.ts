@@ -21,6 +21,7 @@ import type { KnowledgeDatabase, KnowledgeTables } from '../db.js';
 import { ApproximateIndex, type ApproximateTuning } from './approximate-index.js';
 import { bytesToVector, vectorToBytes } from './embedder.js';
 import { GenerationCache } from './generation-cache.js';
+import type { Neighbour } from './neighbour.js';
 
 export type VectorBackend = 'sqlite-vec' | 'pgvector' | 'scan';
 type Executor = Kysely<KnowledgeTables>;
@@ -31,10 +32,7 @@ export interface VectorRow {
   vector: Float32Array;
 }
 
-export interface Neighbour {
-  chunkId: number;
-  distance: number;
-}
+export type { Neighbour } from './neighbour.js';
 
 export interface VectorIndex {
   readonly backend: VectorBackend;

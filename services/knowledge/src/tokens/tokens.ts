@@ -15,7 +15,7 @@
  * session), so a change of role leaves its tokens as they are.
  */
 import { hashToken, type MembershipSource, newId, newSecretToken } from '@xv/platform';
-import type { Caller, Scope } from '../caller.js';
+import type { Caller, Scope } from '../access/caller.js';
 import type { KnowledgeDatabase } from '../db.js';
 import { errors } from '../errors.js';
 

@@ -1,17 +1,16 @@
 /**
- * @module auth
+ * @module http/auth
  * Resolving the caller of a request: a personal access token in
  * `Authorization: Bearer xkb_…` with the scope the endpoint needs, or the SSO
  * session (`xv_session`, checked with the identity service) in its active
  * organization. Failed token attempts are rate-limited per client address.
  */
 
-import { consumeOrReject, isLimited, type RateLimiter, tooManyRequests } from '@xv/platform';
-import { activeMembership, clientIp, type SsoClient } from '@xv/platform/http';
+import { consumeOrReject, isLimited, platformErrors, type RateLimiter, tooManyRequests } from '@xv/platform';
+import { activeMembership, clientIp, guardErrors, type SsoClient } from '@xv/platform/http';
 import type { Context } from 'hono';
-import { type Caller, REVIEW_PERMISSION, type Scope } from './caller.js';
-import { errors } from './errors.js';
-import type { TokenStore } from './tokens/tokens.js';
+import { type Caller, hasScope, requireReviewer, type Scope } from '../access/caller.js';
+import type { TokenStore } from '../tokens/tokens.js';
 
 export interface AuthOptions {
   tokens: TokenStore;
@@ -30,7 +29,7 @@ export class Authenticator {
     const header = c.req.header('authorization');
     if (!header) return undefined;
     const match = BEARER.exec(header);
-    if (!match) throw errors.unauthenticated('The Authorization header must be `Bearer <token>`.');
+    if (!match) throw platformErrors.unauthenticated('The Authorization header must be `Bearer <token>`.');
     return match[1];
   }
 
@@ -38,17 +37,17 @@ export class Authenticator {
   async token(c: Context, scope: Scope): Promise<Caller> {
     const token = this.bearer(c);
     if (!token)
-      throw errors.unauthenticated('Send a personal access token as `Authorization: Bearer xkb_…`.');
+      throw platformErrors.unauthenticated('Send a personal access token as `Authorization: Bearer xkb_…`.');
     const key = clientIp(c, this.options.trustProxy);
     const limited = await isLimited(this.options.failedTokenLimiter, key);
     if (limited) throw tooManyRequests(limited);
     const caller = await this.options.tokens.authenticate(token);
     if (!caller) {
       await consumeOrReject(this.options.failedTokenLimiter, key);
-      throw errors.invalid_token();
+      throw guardErrors.invalid_token('The access token is unknown or revoked.');
     }
-    if (!caller.scopes.includes(scope))
-      throw errors.missing_scope(`The access token lacks the \`${scope}\` scope.`);
+    if (!hasScope(caller, scope))
+      throw guardErrors.insufficient_scope(`The access token lacks the \`${scope}\` scope.`);
     return caller;
   }
 
@@ -57,7 +56,7 @@ export class Authenticator {
     const session = await this.options.sso.sessionOf(c);
     if (!session) return undefined;
     const membership = activeMembership(session, c);
-    if (!membership) throw errors.no_organization();
+    if (!membership) throw guardErrors.not_a_member('You are not a member of any organization.');
     return {
       userId: session.user.id,
       email: session.user.email,
@@ -70,14 +69,14 @@ export class Authenticator {
 
   async session(c: Context): Promise<Caller> {
     const caller = await this.sessionCaller(c);
-    if (!caller) throw errors.unauthenticated('Sign in through the identity service first.');
+    if (!caller) throw platformErrors.unauthenticated('Sign in through the identity service first.');
     return caller;
   }
 
   /** A signed-in user holding `review:decide` in the active organization. */
   async reviewer(c: Context): Promise<Caller> {
     const caller = await this.session(c);
-    if (!caller.permissions.includes(REVIEW_PERMISSION)) throw errors.review_forbidden();
+    requireReviewer(caller);
     return caller;
   }
 

@@ -1,11 +1,11 @@
 /**
- * @module tokens/routes
+ * @module http/tokens
  * `POST /api/tokens`, `GET /api/tokens`, `DELETE /api/tokens/:id`: personal
  * access tokens of the signed-in user in their active organization.
  */
-import { type App, createRoute, z } from '@xv/platform/http';
-import { SCOPES } from '../caller.js';
-import type { Knowledge } from '../knowledge.js';
+import { type App, createRoute, jsonBody, jsonResponse, okBody, z } from '@xv/platform/http';
+import { SCOPES } from '../access/caller.js';
+import type { Knowledge } from './context.js';
 
 const TokenName = z.string().trim().min(1).max(100);
 const Scopes = z.array(z.enum(SCOPES)).min(1).max(SCOPES.length);
@@ -23,20 +23,13 @@ const createToken = createRoute({
   path: '/api/tokens',
   summary: 'Create a personal access token (shown once)',
   request: {
-    body: {
-      required: true,
-      content: { 'application/json': { schema: z.object({ name: TokenName, scopes: Scopes }) } },
-    },
+    body: jsonBody(z.object({ name: TokenName, scopes: Scopes })),
   },
   responses: {
-    201: {
-      description: 'The new token; its secret is never shown again',
-      content: {
-        'application/json': {
-          schema: z.object({ id: z.string(), token: z.string(), scopes: z.array(z.enum(SCOPES)) }),
-        },
-      },
-    },
+    201: jsonResponse(
+      'The new token; its secret is never shown again',
+      z.object({ id: z.string(), token: z.string(), scopes: z.array(z.enum(SCOPES)) }),
+    ),
   },
 });
 
@@ -45,10 +38,7 @@ const listTokens = createRoute({
   path: '/api/tokens',
   summary: 'List your live personal access tokens',
   responses: {
-    200: {
-      description: 'Tokens, without their secrets',
-      content: { 'application/json': { schema: z.object({ tokens: z.array(TokenSummary) }) } },
-    },
+    200: jsonResponse('Tokens, without their secrets', z.object({ tokens: z.array(TokenSummary) })),
   },
 });
 
@@ -58,14 +48,11 @@ const revokeToken = createRoute({
   summary: 'Revoke a personal access token',
   request: { params: z.object({ id: z.string().min(1).max(64) }) },
   responses: {
-    200: {
-      description: 'Revoked',
-      content: { 'application/json': { schema: z.object({ ok: z.literal(true) }) } },
-    },
+    200: jsonResponse('Revoked', okBody),
   },
 });
 
-export function tokenRoutes(app: App, k: Knowledge) {
+export function registerTokenRoutes(app: App, k: Knowledge) {
   app.openapi(createToken, async (c) => {
     const caller = await k.auth.session(c);
     const { name, scopes } = c.req.valid('json');

@@ -1,14 +1,15 @@
 /**
- * @module search/routes
+ * @module http/search
  * `POST /api/ai/search`: hybrid search over the approved documents of the
  * caller's organization, for a token with `ai:read` or an SSO session.
  * `POST /api/public/search`: the same over the documents an organization marked
  * public, for anyone (the agent's anonymous visitors), only while the
  * organization's public assistant is on; limited per IP address.
  */
-import { type App, createRoute, limitByIp, publicCors, z } from '@xv/platform/http';
+import { type App, createRoute, jsonBody, jsonResponse, limitByIp, publicCors, z } from '@xv/platform/http';
 import { errors } from '../errors.js';
-import { DEFAULT_TOP_K, type Knowledge, MAX_TOP_K } from '../knowledge.js';
+import { DEFAULT_TOP_K, MAX_TOP_K } from '../search/limits.js';
+import type { Knowledge } from './context.js';
 
 export const SearchHitSchema = z.object({
   docId: z.string(),
@@ -23,23 +24,18 @@ const search = createRoute({
   path: '/api/ai/search',
   summary: 'Search the approved knowledge of your organization',
   request: {
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z.object({
-            query: z.string().trim().min(1).max(2000),
-            topK: z.number().int().min(1).max(1000).default(DEFAULT_TOP_K),
-          }),
-        },
-      },
-    },
+    body: jsonBody(
+      z.object({
+        query: z.string().trim().min(1).max(2000),
+        topK: z.number().int().min(1).max(1000).default(DEFAULT_TOP_K),
+      }),
+    ),
   },
   responses: {
-    200: {
-      description: `The best passages, at most topK (capped at ${MAX_TOP_K})`,
-      content: { 'application/json': { schema: z.object({ hits: z.array(SearchHitSchema) }) } },
-    },
+    200: jsonResponse(
+      `The best passages, at most topK (capped at ${MAX_TOP_K})`,
+      z.object({ hits: z.array(SearchHitSchema) }),
+    ),
   },
 });
 
@@ -48,28 +44,23 @@ const publicSearch = createRoute({
   path: '/api/public/search',
   summary: 'Search the documents an organization with a public assistant marked public (no sign-in)',
   request: {
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z.object({
-            orgId: z.string().min(1).max(64),
-            query: z.string().trim().min(1).max(2000),
-            topK: z.number().int().min(1).max(1000).default(DEFAULT_TOP_K),
-          }),
-        },
-      },
-    },
+    body: jsonBody(
+      z.object({
+        orgId: z.string().min(1).max(64),
+        query: z.string().trim().min(1).max(2000),
+        topK: z.number().int().min(1).max(1000).default(DEFAULT_TOP_K),
+      }),
+    ),
   },
   responses: {
-    200: {
-      description: `The best public passages, at most topK (capped at ${MAX_TOP_K})`,
-      content: { 'application/json': { schema: z.object({ hits: z.array(SearchHitSchema) }) } },
-    },
+    200: jsonResponse(
+      `The best public passages, at most topK (capped at ${MAX_TOP_K})`,
+      z.object({ hits: z.array(SearchHitSchema) }),
+    ),
   },
 });
 
-export function searchRoutes(app: App, k: Knowledge) {
+export function registerSearchRoutes(app: App, k: Knowledge) {
   app.use('/api/public/search', publicCors());
   app.post('/api/public/search', limitByIp(k.publicSearchLimiter, k.trustProxy));
   app.openapi(publicSearch, async (c) => {

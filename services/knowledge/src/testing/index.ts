@@ -29,8 +29,8 @@
 import { createUser, type SignedIn, signUp } from '@xv/identity/testing';
 import type { Database } from '@xv/platform';
 import { type RunningService, startService } from '@xv/platform/testing';
-import { contentHash } from './documents/hash.js';
-import { knowledgeService } from './service.js';
+import { contentHash } from '../documents/hash.js';
+import { knowledgeService } from '../service.js';
 
 export function startKnowledge(
   database: Database,

@@ -1,24 +1,35 @@
 /**
- * @module pages/routes
+ * @module http/pages/routes
  * Browser pages: `/review` (queue), `/review/:docId` (document, diff, decision,
  * public or internal, history) and `/tokens` (personal access tokens). Without a session they send
  * the browser to the identity service's login page and back. Forms post to the
- * same pages; the platform's CSRF check refuses cross-site posts.
+ * same pages; the platform's CSRF check refuses cross-site posts. The pages'
+ * stylesheets are served from `/assets/` (`registerClientAssets`).
  */
 
-import { AppError } from '@xv/platform';
+import { AppError, type ErrorStatus } from '@xv/platform';
 import type { App } from '@xv/platform/http';
+import { registerClientAssets } from '@xv/platform/pages';
 import type { Context } from 'hono';
-import type { Caller, Scope } from '../caller.js';
-import { SCOPES } from '../caller.js';
-import { parseHash } from '../documents/hash.js';
-import type { Knowledge } from '../knowledge.js';
-import { DocumentPage, MessagePage, QueuePage } from './review.js';
+import { type Caller, SCOPES, type Scope } from '../../access/caller.js';
+import { parseHash } from '../../documents/hash.js';
+import type { Knowledge } from '../context.js';
+import { ErrorPage } from './layout.js';
+import { DocumentPage, QueuePage } from './review.js';
 import { TokensPage } from './tokens.js';
 
 type PageHandler = (c: Context, caller: Caller) => Promise<Response>;
 
-export function pageRoutes(app: App, k: Knowledge) {
+/** A page as an HTML document (with its doctype). */
+function html(c: Context, page: { toString(): string }, status: ErrorStatus | 200 = 200) {
+  return c.html(`<!doctype html>${page.toString()}`, status);
+}
+
+export async function registerPages(app: App, k: Knowledge) {
+  const assets = await registerClientAssets(app, import.meta.url);
+  const message = (c: Context, title: string, text: string, status: ErrorStatus) =>
+    html(c, <ErrorPage title={title} message={text} assets={assets} />, status);
+
   /** Runs a page for a signed-in caller; errors become a page, not JSON. */
   const page =
     (handler: PageHandler) =>
@@ -27,8 +38,7 @@ export function pageRoutes(app: App, k: Knowledge) {
       try {
         caller = await k.auth.sessionCaller(c);
       } catch (error) {
-        if (error instanceof AppError)
-          return c.html(<MessagePage title="Cannot continue" message={error.message} />, error.status);
+        if (error instanceof AppError) return message(c, 'Cannot continue', error.message, error.status);
         throw error;
       }
       if (!caller) {
@@ -38,8 +48,7 @@ export function pageRoutes(app: App, k: Knowledge) {
       try {
         return await handler(c, caller);
       } catch (error) {
-        if (error instanceof AppError)
-          return c.html(<MessagePage title="Not possible" message={error.message} />, error.status);
+        if (error instanceof AppError) return message(c, 'Not possible', error.message, error.status);
         throw error;
       }
     };
@@ -55,7 +64,7 @@ export function pageRoutes(app: App, k: Knowledge) {
         limit: 100,
         offset: 0,
       });
-      return c.html(<QueuePage documents={documents} email={caller.email} />);
+      return html(c, <QueuePage documents={documents} email={caller.email} assets={assets} />);
     }),
   );
 
@@ -64,7 +73,7 @@ export function pageRoutes(app: App, k: Knowledge) {
     page(async (c) => {
       const caller = await k.auth.reviewer(c);
       const doc = await k.documents.detail(caller.orgId, c.req.param('docId') ?? '');
-      return c.html(<DocumentPage doc={doc} callerId={caller.userId} />);
+      return html(c, <DocumentPage doc={doc} callerId={caller.userId} assets={assets} />);
     }),
   );
 
@@ -78,9 +87,9 @@ export function pageRoutes(app: App, k: Knowledge) {
       // The hash of the revision the page showed; a form without one decides like an API call without one.
       const revision = typeof form.revision === 'string' ? form.revision : undefined;
       if (decision !== 'approve' && decision !== 'reject')
-        return c.html(<MessagePage title="Not possible" message="Choose approve or reject." />, 400);
+        return message(c, 'Not possible', 'Choose approve or reject.', 400);
       try {
-        await k.documents.decide(caller, docId, decision, note, revision);
+        await k.review.decide(caller, docId, decision, note, revision);
       } catch (error) {
         if (!(error instanceof AppError) || error.status === 404) throw error;
         const doc = await k.documents.detail(caller.orgId, docId);
@@ -89,10 +98,12 @@ export function pageRoutes(app: App, k: Knowledge) {
           seen && seen !== doc.hash
             ? await k.documents.revisionContent(caller.orgId, docId, seen)
             : undefined;
-        return c.html(
+        return html(
+          c,
           <DocumentPage
             doc={doc}
             callerId={caller.userId}
+            assets={assets}
             message={error.message}
             changedSince={changedSince}
           />,
@@ -108,7 +119,7 @@ export function pageRoutes(app: App, k: Knowledge) {
     page(async (c, caller) => {
       const docId = c.req.param('docId') ?? '';
       const form = await c.req.parseBody();
-      await k.documents.setVisibility(caller, docId, form.public === '1');
+      await k.review.setVisibility(caller, docId, form.public === '1');
       return c.redirect(`/review/${encodeURIComponent(docId)}`, 303);
     }),
   );
@@ -116,7 +127,7 @@ export function pageRoutes(app: App, k: Knowledge) {
   app.get(
     '/tokens',
     page(async (c, caller) =>
-      c.html(<TokensPage tokens={await k.tokens.list(caller)} email={caller.email} />),
+      html(c, <TokensPage tokens={await k.tokens.list(caller)} email={caller.email} assets={assets} />),
     ),
   );
 
@@ -126,13 +137,15 @@ export function pageRoutes(app: App, k: Knowledge) {
       const form = await c.req.parseBody({ all: true });
       const name = typeof form.name === 'string' ? form.name.trim().slice(0, 100) : '';
       const requested = ([] as unknown[]).concat(form.scopes ?? []);
-      const scopes = SCOPES.filter((s) => requested.includes(s)) as Scope[];
+      const scopes: Scope[] = SCOPES.filter((s) => requested.includes(s));
       if (!name || scopes.length === 0) {
         const tokens = await k.tokens.list(caller);
-        return c.html(
+        return html(
+          c,
           <TokensPage
             tokens={tokens}
             email={caller.email}
+            assets={assets}
             message="Give the token a name and at least one scope."
           />,
           400,
@@ -141,10 +154,12 @@ export function pageRoutes(app: App, k: Knowledge) {
       const created = await k.tokens.create(caller, name, scopes);
       // The secret is shown once, in this response; never cache it.
       c.header('Cache-Control', 'no-store');
-      return c.html(
+      return html(
+        c,
         <TokensPage
           tokens={await k.tokens.list(caller)}
           email={caller.email}
+          assets={assets}
           created={{ name, token: created.token }}
         />,
       );

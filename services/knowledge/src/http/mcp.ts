@@ -1,5 +1,5 @@
 /**
- * @module mcp/mcp
+ * @module http/mcp
  * The MCP server at `/mcp`, over streamable HTTP with the official SDK: the
  * 2026-07-28 revision and, statelessly, 2025-era clients. A personal access
  * token with `ai:read` is required; every tool and resource reads the approved
@@ -20,15 +20,15 @@ import {
   McpServer,
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
-import { AppError } from '@xv/platform';
+import { platformErrors } from '@xv/platform';
 import { type App, isSharedDomainOrigin, z } from '@xv/platform/http';
 import type { Context } from 'hono';
-import { errors } from '../errors.js';
-import { DEFAULT_TOP_K, type Knowledge, MAX_TOP_K } from '../knowledge.js';
+import { DEFAULT_TOP_K, MAX_TOP_K } from '../search/limits.js';
+import type { Knowledge } from './context.js';
 
 const RESOURCE_LIST_LIMIT = 500;
 
-export function mcpRoutes(app: App, k: Knowledge, options: { allowedHosts: string[] }) {
+export function registerMcp(app: App, k: Knowledge, options: { allowedHosts: string[] }) {
   const handler = createMcpHandler((context) => buildServer(k, orgOf(context)), {
     onerror: (error) => k.logger.debug({ err: error }, 'mcp request rejected'),
   });
@@ -38,7 +38,7 @@ export function mcpRoutes(app: App, k: Knowledge, options: { allowedHosts: strin
   const serve = async (c: Context) => {
     const origin = c.req.header('origin');
     if (origin !== undefined && origin !== ownOrigin && !isSharedDomainOrigin(origin, k.sharedDomain))
-      throw errors.forbidden_origin();
+      throw platformErrors.forbidden_origin('This origin may not call the MCP server.');
     const badHost = hostHeaderValidationResponse(c.req.raw, allowedHosts);
     if (badHost) return badHost;
     const caller = await k.auth.token(c, 'ai:read');
@@ -58,8 +58,7 @@ export function mcpRoutes(app: App, k: Knowledge, options: { allowedHosts: strin
 
 function orgOf(context: McpRequestContext): string {
   const orgId = context.authInfo?.extra?.orgId;
-  if (typeof orgId !== 'string')
-    throw new AppError(401, 'unauthenticated', 'No organization for this request.');
+  if (typeof orgId !== 'string') throw platformErrors.unauthenticated('No organization for this request.');
   return orgId;
 }
 

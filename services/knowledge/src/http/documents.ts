@@ -1,5 +1,5 @@
 /**
- * @module documents/routes
+ * @module http/documents
  * The document endpoints, as in the spec's table: the desktop client pushes and
  * submits with a `sync` token; reviewers decide with an SSO session holding
  * `review:decide`. Beyond the spec: `POST /api/sync/retire` (a file deleted from
@@ -7,28 +7,20 @@
  * `GET /api/documents[/:docId]` for reviewers, and `POST /api/documents/:docId/visibility`
  * (a reviewer marks an approved document public for the organization's public assistant).
  */
-import { type App, createRoute, z } from '@xv/platform/http';
-import type { Knowledge } from '../knowledge.js';
-import { DOCUMENT_STATES } from './documents.js';
+import { type App, createRoute, jsonBody, jsonResponse, z } from '@xv/platform/http';
+import { DOCUMENT_STATES } from '../documents/model.js';
+import type { Knowledge } from './context.js';
 
 const DocId = z.string().min(1).max(64);
 const State = z.enum(DOCUMENT_STATES);
 const MAX_CONTENT = 2_000_000;
-
-const json = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
-const ok = <T extends z.ZodType>(description: string, schema: T) => ({
-  200: { description, content: { 'application/json': { schema } } },
-});
 
 const push = createRoute({
   method: 'post',
   path: '/api/sync/push',
   summary: 'Push a Markdown document from the vault (makes or updates a draft)',
   request: {
-    body: json(
+    body: jsonBody(
       z.object({
         path: z.string().min(1).max(1024),
         content: z.string().max(MAX_CONTENT),
@@ -37,47 +29,55 @@ const push = createRoute({
       }),
     ),
   },
-  responses: ok('The document', z.object({ docId: z.string(), state: State, unchanged: z.boolean() })),
+  responses: {
+    200: jsonResponse('The document', z.object({ docId: z.string(), state: State, unchanged: z.boolean() })),
+  },
 });
 
 const submit = createRoute({
   method: 'post',
   path: '/api/sync/submit',
   summary: 'Submit a draft for review',
-  request: { body: json(z.object({ docId: DocId })) },
-  responses: ok('Under review', z.object({ ok: z.literal(true), state: z.literal('under_review') })),
+  request: { body: jsonBody(z.object({ docId: DocId })) },
+  responses: {
+    200: jsonResponse('Under review', z.object({ ok: z.literal(true), state: z.literal('under_review') })),
+  },
 });
 
 const retire = createRoute({
   method: 'post',
   path: '/api/sync/retire',
   summary: 'Retire a document whose file was deleted from the vault',
-  request: { body: json(z.object({ path: z.string().min(1).max(1024) })) },
-  responses: ok(
-    'Retired, or a retirement waiting for review',
-    z.object({ ok: z.literal(true), docId: z.string(), state: State }),
-  ),
+  request: { body: jsonBody(z.object({ path: z.string().min(1).max(1024) })) },
+  responses: {
+    200: jsonResponse(
+      'Retired, or a retirement waiting for review',
+      z.object({ ok: z.literal(true), docId: z.string(), state: State }),
+    ),
+  },
 });
 
 const manifest = createRoute({
   method: 'get',
   path: '/api/sync/manifest',
   summary: 'Paths, hashes and states of the organization’s documents',
-  responses: ok(
-    'Every document of the organization',
-    z.object({
-      documents: z.array(
-        z.object({
-          docId: z.string(),
-          path: z.string(),
-          hash: z.string(),
-          state: State,
-          /** `retirement` while the newest revision takes the document out (pending or done). */
-          kind: z.enum(['content', 'retirement']),
-        }),
-      ),
-    }),
-  ),
+  responses: {
+    200: jsonResponse(
+      'Every document of the organization',
+      z.object({
+        documents: z.array(
+          z.object({
+            docId: z.string(),
+            path: z.string(),
+            hash: z.string(),
+            state: State,
+            /** `retirement` while the newest revision takes the document out (pending or done). */
+            kind: z.enum(['content', 'retirement']),
+          }),
+        ),
+      }),
+    ),
+  },
 });
 
 const decide = createRoute({
@@ -85,7 +85,7 @@ const decide = createRoute({
   path: '/api/review/decide',
   summary: 'Approve or reject a document under review',
   request: {
-    body: json(
+    body: jsonBody(
       z.object({
         docId: DocId,
         decision: z.enum(['approve', 'reject']),
@@ -99,7 +99,7 @@ const decide = createRoute({
       }),
     ),
   },
-  responses: ok('The decision', z.object({ ok: z.literal(true), state: State })),
+  responses: { 200: jsonResponse('The decision', z.object({ ok: z.literal(true), state: State })) },
 });
 
 const Summary = z.object({
@@ -124,7 +124,7 @@ const listDocuments = createRoute({
       offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
     }),
   },
-  responses: ok('Documents', z.object({ documents: z.array(Summary) })),
+  responses: { 200: jsonResponse('Documents', z.object({ documents: z.array(Summary) })) },
 });
 
 const getDocument = createRoute({
@@ -132,29 +132,31 @@ const getDocument = createRoute({
   path: '/api/documents/{docId}',
   summary: 'A document with its newest revision, the live revision and its review history (reviewers)',
   request: { params: z.object({ docId: DocId }) },
-  responses: ok(
-    'The document',
-    Summary.extend({
-      kind: z.enum(['content', 'retirement']),
-      content: z.string(),
-      makerId: z.string(),
-      live: z
-        .object({ revision: z.number(), title: z.string(), hash: z.string(), content: z.string() })
-        .nullable(),
-      public: z.boolean(),
-      history: z.array(
-        z.object({
-          revision: z.number(),
-          action: z.string(),
-          hash: z.string().nullable(),
-          actor: z.string(),
-          actorId: z.string(),
-          note: z.string().nullable(),
-          at: z.string(),
-        }),
-      ),
-    }),
-  ),
+  responses: {
+    200: jsonResponse(
+      'The document',
+      Summary.extend({
+        kind: z.enum(['content', 'retirement']),
+        content: z.string(),
+        makerId: z.string(),
+        live: z
+          .object({ revision: z.number(), title: z.string(), hash: z.string(), content: z.string() })
+          .nullable(),
+        public: z.boolean(),
+        history: z.array(
+          z.object({
+            revision: z.number(),
+            action: z.string(),
+            hash: z.string().nullable(),
+            actor: z.string(),
+            actorId: z.string(),
+            note: z.string().nullable(),
+            at: z.string(),
+          }),
+        ),
+      }),
+    ),
+  },
 });
 
 const visibility = createRoute({
@@ -162,26 +164,25 @@ const visibility = createRoute({
   path: '/api/documents/{docId}/visibility',
   summary:
     "Mark an approved document public (served by the organization's public assistant) or not (reviewers)",
-  request: { params: z.object({ docId: DocId }), body: json(z.object({ public: z.boolean() })) },
-  responses: ok('Saved', z.object({ ok: z.literal(true), docId: z.string(), public: z.boolean() })),
+  request: { params: z.object({ docId: DocId }), body: jsonBody(z.object({ public: z.boolean() })) },
+  responses: {
+    200: jsonResponse('Saved', z.object({ ok: z.literal(true), docId: z.string(), public: z.boolean() })),
+  },
 });
 
-export function documentRoutes(app: App, k: Knowledge) {
+export function registerDocumentRoutes(app: App, k: Knowledge) {
   app.openapi(push, async (c) => {
     const caller = await k.auth.token(c, 'sync');
-    return c.json(await k.documents.push(caller, c.req.valid('json')), 200);
+    return c.json(await k.review.push(caller, c.req.valid('json')), 200);
   });
   app.openapi(submit, async (c) => {
     const caller = await k.auth.token(c, 'sync');
-    await k.documents.submit(caller, c.req.valid('json').docId);
+    await k.review.submit(caller, c.req.valid('json').docId);
     return c.json({ ok: true as const, state: 'under_review' as const }, 200);
   });
   app.openapi(retire, async (c) => {
     const caller = await k.auth.token(c, 'sync');
-    return c.json(
-      { ok: true as const, ...(await k.documents.retire(caller, c.req.valid('json').path)) },
-      200,
-    );
+    return c.json({ ok: true as const, ...(await k.review.retire(caller, c.req.valid('json').path)) }, 200);
   });
   app.openapi(manifest, async (c) => {
     const caller = await k.auth.token(c, 'sync');
@@ -190,7 +191,7 @@ export function documentRoutes(app: App, k: Knowledge) {
   app.openapi(decide, async (c) => {
     const caller = await k.auth.session(c);
     const { docId, decision, note, revision } = c.req.valid('json');
-    const state = await k.documents.decide(caller, docId, decision, note, revision);
+    const state = await k.review.decide(caller, docId, decision, note, revision);
     return c.json({ ok: true as const, state }, 200);
   });
   app.openapi(listDocuments, async (c) => {
@@ -205,7 +206,7 @@ export function documentRoutes(app: App, k: Knowledge) {
     const caller = await k.auth.reviewer(c);
     const { docId } = c.req.valid('param');
     const visible = c.req.valid('json').public;
-    await k.documents.setVisibility(caller, docId, visible);
+    await k.review.setVisibility(caller, docId, visible);
     return c.json({ ok: true as const, docId, public: visible }, 200);
   });
 }

@@ -1,16 +1,16 @@
 /**
- * @module open-index
+ * @module search/open-index
  * Assembles the knowledge index for a database: the configured embedder (the
  * offline one unless an OpenAI-compatible endpoint is set) and the best vector
  * backend the database offers. Shared by the service and `xv kb reindex`.
  */
 import type { Logger } from '@xv/platform';
-import type { KnowledgeDatabase } from './db.js';
-import { type Embedder, OfflineEmbedder, RemoteEmbedder } from './search/embedder.js';
-import { KnowledgeIndex } from './search/knowledge-index.js';
-import type { LexicalTuning } from './search/lexical-index.js';
-import { openVectorIndex, type VectorTuning } from './search/vector-index.js';
-import type { KnowledgeSettings } from './settings.js';
+import type { KnowledgeDatabase } from '../db.js';
+import type { KnowledgeSettings } from '../settings.js';
+import { type Embedder, OfflineEmbedder, RemoteEmbedder } from './embedder.js';
+import { KnowledgeIndex } from './knowledge-index.js';
+import type { LexicalTuning } from './lexical-index.js';
+import { openVectorIndex, type VectorTuning } from './vector-index.js';
 
 export function createEmbedder(config: KnowledgeSettings): Embedder {
   if (config.embeddingsUrl)

@@ -1,20 +1,22 @@
 /**
- * @module pages/tokens
+ * @module http/pages/tokens
  * The page where a user manages their personal access tokens. A new token is
  * shown once, on the page that answers its creation.
  */
-import { SCOPES } from '../caller.js';
-import type { TokenSummary } from '../tokens/tokens.js';
-import { Layout } from './layout.js';
+import type { ClientAssets } from '@xv/platform/pages';
+import { SCOPES } from '../../access/caller.js';
+import type { TokenSummary } from '../../tokens/tokens.js';
+import { KnowledgePage } from './layout.js';
 
 export function TokensPage(props: {
   tokens: TokenSummary[];
   email: string;
+  assets: ClientAssets;
   created?: { name: string; token: string } | undefined;
   message?: string | undefined;
 }) {
   return (
-    <Layout title="Access tokens">
+    <KnowledgePage title="Access tokens" assets={props.assets}>
       <h1>Personal access tokens</h1>
       <p>
         Tokens act as you ({props.email}) in the organization that is active now. <code>sync</code> lets the
@@ -35,12 +37,14 @@ export function TokensPage(props: {
       <form method="post" action="/tokens" class="card">
         <label>
           Name <input name="name" required maxlength={100} />
-        </label>{' '}
-        {SCOPES.map((scope) => (
-          <label>
-            <input type="checkbox" name="scopes" value={scope} checked={scope === 'sync'} /> {scope}{' '}
-          </label>
-        ))}
+        </label>
+        <p class="scopes">
+          {SCOPES.map((scope) => (
+            <label>
+              <input type="checkbox" name="scopes" value={scope} checked={scope === 'sync'} /> {scope}
+            </label>
+          ))}
+        </p>
         <button type="submit">Create token</button>
       </form>
       <table>
@@ -69,6 +73,6 @@ export function TokensPage(props: {
           ))}
         </tbody>
       </table>
-    </Layout>
+    </KnowledgePage>
   );
 }

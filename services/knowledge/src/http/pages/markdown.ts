@@ -1,5 +1,5 @@
 /**
- * @module pages/markdown
+ * @module http/pages/markdown
  * Markdown rendered for a reviewer's browser, where the document is untrusted:
  * raw HTML in it is shown as text, never interpreted; links keep only http(s),
  * mailto and relative targets (no `javascript:`, `data:` or `vbscript:`, however

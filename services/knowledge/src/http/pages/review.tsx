@@ -1,5 +1,5 @@
 /**
- * @module pages/review
+ * @module http/pages/review
  * The reviewer's pages: the queue of documents under review, and one document
  * with its rendered Markdown, the diff against the approved revision it would
  * replace, the decision form, whether it is public, and the history.
@@ -9,15 +9,17 @@
  * they decided, the page comes back with what changed since (`changedSince`) and a
  * form naming the current revision.
  */
+
+import type { ClientAssets } from '@xv/platform/pages';
 import { diffLines } from 'diff';
 import { raw } from 'hono/html';
-import type { DocumentDetail, DocumentSummary } from '../documents/documents.js';
-import { Layout } from './layout.js';
+import type { DocumentDetail, DocumentSummary } from '../../documents/model.js';
+import { KnowledgePage } from './layout.js';
 import { renderMarkdown } from './markdown.js';
 
-export function QueuePage(props: { documents: DocumentSummary[]; email: string }) {
+export function QueuePage(props: { documents: DocumentSummary[]; email: string; assets: ClientAssets }) {
   return (
-    <Layout title="Review queue">
+    <KnowledgePage title="Review queue" assets={props.assets}>
       <h1>Waiting for review</h1>
       <p>Signed in as {props.email}. A reviewer cannot decide on a revision they made.</p>
       {props.documents.length === 0 ? (
@@ -48,13 +50,14 @@ export function QueuePage(props: { documents: DocumentSummary[]; email: string }
           </tbody>
         </table>
       )}
-    </Layout>
+    </KnowledgePage>
   );
 }
 
 export function DocumentPage(props: {
   doc: DocumentDetail;
   callerId: string;
+  assets: ClientAssets;
   message?: string | undefined;
   /** The text of the revision the reviewer saw, when the document changed since. */
   changedSince?: string | undefined;
@@ -63,7 +66,7 @@ export function DocumentPage(props: {
   const canDecide = doc.state === 'under_review' && doc.makerId !== props.callerId;
   const retirement = doc.kind === 'retirement';
   return (
-    <Layout title={doc.title}>
+    <KnowledgePage title={doc.title} assets={props.assets}>
       <p>
         <a href="/review">← Review queue</a>
       </p>
@@ -79,7 +82,7 @@ export function DocumentPage(props: {
         </>
       )}
       {canDecide ? (
-        <form method="post" action={`/review/${doc.docId}/decide`} class="card">
+        <form method="post" action={`/review/${doc.docId}/decide`} class="card decision">
           <input type="hidden" name="revision" value={doc.hash} />
           <label for="note">Note for the audit trail</label>
           <textarea id="note" name="note" maxlength={2000} />
@@ -139,7 +142,7 @@ export function DocumentPage(props: {
           ))}
         </tbody>
       </table>
-    </Layout>
+    </KnowledgePage>
   );
 }
 
@@ -157,14 +160,5 @@ function Diff(props: { id: string; before: string; after: string }) {
         ),
       )}
     </div>
-  );
-}
-
-export function MessagePage(props: { title: string; message: string }) {
-  return (
-    <Layout title={props.title}>
-      <h1>{props.title}</h1>
-      <p class="error">{props.message}</p>
-    </Layout>
   );
 }
