@@ -8,7 +8,7 @@ import { createLogger, loadSettings, migrate } from '@xv/platform';
 import { describeEachDatabase } from '@xv/platform/testing';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import type { KnowledgeDatabase } from '../src/db.js';
+import type { KnowledgeDatabase, KnowledgeTables } from '../src/db.js';
 import { contentHash, RETIREMENT_HASH } from '../src/documents/hash.js';
 import { DocumentReader } from '../src/documents/read-model.js';
 import { ReviewWorkflow } from '../src/documents/review.js';
@@ -26,8 +26,8 @@ const checker = domainCaller('usr_checker', ORG);
 
 describeEachDatabase('review decisions on documents from before revisions were named', (target) => {
   it('a document under review before the upgrade is decided on as submitted, and a later change is refused', async () => {
-    const database = await target.open('knowledge');
-    const knowledge = database as unknown as KnowledgeDatabase;
+    const database = await target.open<KnowledgeTables>('knowledge');
+    const knowledge: KnowledgeDatabase = database;
     loadVectorExtension(database);
     await migrate(database, {
       '0001_knowledge_base': knowledgeBase,

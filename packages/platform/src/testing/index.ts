@@ -21,7 +21,7 @@ import type { Settings, SettingsSpec } from '../settings/settings.js';
 export interface DatabaseTarget {
   dialect: DialectName;
   /** Opens a fresh, empty database for `service`; it is dropped when the suite ends. */
-  open(service: string): Promise<Database>;
+  open<DB = unknown>(service: string): Promise<Database<DB>>;
 }
 
 /**
@@ -31,7 +31,8 @@ export interface DatabaseTarget {
 export function testDatabaseTargets(): DatabaseTarget[] {
   const targets: DatabaseTarget[] = [{ dialect: 'sqlite', open: openTempSqlite }];
   const url = process.env.XV_TEST_DATABASE_URL;
-  if (url) targets.push({ dialect: 'postgres', open: (service) => openTempPostgres(url, service) });
+  if (url)
+    targets.push({ dialect: 'postgres', open: <DB>(service: string) => openTempPostgres<DB>(url, service) });
   const only = process.env.XV_TEST_DATABASES?.split(',').map((s) => s.trim());
   return only ? targets.filter((t) => only.includes(t.dialect)) : targets;
 }
@@ -52,15 +53,15 @@ export function tempDir(prefix = 'xv-test-'): string {
   return dir;
 }
 
-async function openTempSqlite(service: string): Promise<Database> {
-  const database = await openDatabase({ service, dataDir: tempDir() });
+async function openTempSqlite<DB>(service: string): Promise<Database<DB>> {
+  const database = await openDatabase<DB>({ service, dataDir: tempDir() });
   cleanups.push(() => database.close());
   return database;
 }
 
-async function openTempPostgres(url: string, service: string): Promise<Database> {
+async function openTempPostgres<DB>(url: string, service: string): Promise<Database<DB>> {
   const schema = `t_${service}_${randomBytes(6).toString('hex')}`;
-  const database = await openDatabase({ service, url, schema, poolSize: 4 });
+  const database = await openDatabase<DB>({ service, url, schema, poolSize: 4 });
   cleanups.push(async () => {
     await database.pool?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await database.close();
