@@ -24,7 +24,7 @@ function explorerPage(tx: TransactionDetails, assets: ClientAssets): string {
   return renderPage({
     title: `Transaction ${tx.hash.slice(0, 10)}…`,
     product: 'XV Chain',
-    home: '/api/relayer',
+    home: '/docs',
     assets,
     stylesheets: ['explorer'],
     width: 'wide',
