@@ -5,7 +5,6 @@
 import { defineErrors } from '@xv/platform';
 
 export const errors = defineErrors('chain', {
-  invalid_token: { status: 401, message: 'Send the relayer credential as a bearer token.' },
   anchor_not_found: { status: 404, message: 'No anchor exists for that hash.' },
   transaction_not_found: { status: 404, message: 'The chain does not know that transaction.' },
   chain_unavailable: { status: 503, message: 'The EVM node cannot be reached.' },

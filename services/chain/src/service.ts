@@ -6,13 +6,14 @@
  */
 import { relayerToken } from '@xv/platform';
 import { defineService } from '@xv/platform/service';
+import { registerRoutes } from './http/routes.js';
 import { migrations } from './migrations/index.js';
 import { Relayer } from './relayer/relayer.js';
+import type { ChainTables } from './relayer/tables.js';
 import { connectWallet } from './relayer/wallet.js';
-import { registerRoutes } from './routes.js';
 import { chainSettings } from './settings.js';
 
-export const chainService = defineService()({
+export const chainService = defineService<ChainTables>()({
   name: 'chain',
   description:
     'Chain relayer: the only holder of the on-chain key; anchors 32-byte fingerprints on an EVM chain.',
@@ -29,7 +30,7 @@ export const chainService = defineService()({
     const relayer = new Relayer(database, wallet, config, logger);
     await relayer.start();
     onClose(() => relayer.stop());
-    registerRoutes(app, {
+    await registerRoutes(app, {
       relayer,
       token,
       confirmations: config.confirmations,

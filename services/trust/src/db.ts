@@ -68,11 +68,11 @@ export interface AttestationsTable {
   created_at: number;
 }
 
-export interface TrustDatabase {
+export interface TrustTables {
   issuer_keys: IssuerKeysTable;
   receipts: ReceiptsTable;
   attestations: AttestationsTable;
   anchor_budget: AnchorBudgetTable;
 }
 
-export type TrustDb = Kysely<TrustDatabase>;
+export type TrustDb = Kysely<TrustTables>;

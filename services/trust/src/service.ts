@@ -5,16 +5,14 @@
  * key), issues EAS-style attestations, and lets anyone verify.
  */
 import { relayerToken } from '@xv/platform';
-import { createAuthGuard } from '@xv/platform/http';
-import { defineService } from '@xv/platform/service';
+import { defineService, type ServiceDefinition } from '@xv/platform/service';
+import type { TrustTables } from './db.js';
+import { registerHttp } from './http/routes.js';
 import { migrations } from './migrations/index.js';
-import { registerApi } from './routes/api.js';
-import { registerPages } from './routes/pages.js';
-import { createTrustRateLimits } from './routes/rate-limits.js';
 import { trustSettings } from './settings.js';
 import { createTrust } from './trust.js';
 
-export const trustService = defineService()({
+const definition = defineService<TrustTables>()({
   name: 'trust',
   description:
     'Trust sealing: signed manifests, receipts, anchoring, attestations and independent verification.',
@@ -22,7 +20,6 @@ export const trustService = defineService()({
   migrations,
   async setup(app, ctx) {
     const { config, settings } = ctx;
-    const identityUrl = settings.services.identity.url;
     if (config.demo) ctx.logger.warn('XV_TRUST_DEMO is on: anonymous seals are signed by the demo issuer');
     const trust = createTrust({
       database: ctx.database,
@@ -30,7 +27,7 @@ export const trustService = defineService()({
       dataDir: settings.dataDir,
       demo: config.demo,
       trustUrl: settings.services.trust.url,
-      identityUrl,
+      identityUrl: settings.services.identity.url,
       relayer: { url: settings.services.chain.url, token: relayerToken(config.chainToken, settings.dataDir) },
       chainRpcUrl: config.chainRpcUrl,
       eas: { chainId: config.easChainId, contract: config.easContract, version: config.easVersion },
@@ -39,13 +36,21 @@ export const trustService = defineService()({
       signingThreads: config.signingThreads,
     });
     ctx.onClose(trust.close);
-    const guard = createAuthGuard({ sso: ctx.sso, identityUrl });
-    const limits = await createTrustRateLimits(ctx.database, {
-      seal: config.sealPerMinute,
-      attestation: config.attestPerMinute,
-      anchor: config.anchorPerMinute,
+    await registerHttp(app, {
+      ctx,
+      trust,
+      perMinute: {
+        seal: config.sealPerMinute,
+        attestation: config.attestPerMinute,
+        anchor: config.anchorPerMinute,
+      },
     });
-    registerApi(app, { ctx, ...trust, guard, demo: config.demo, limits });
-    registerPages(app, trust);
   },
 });
+
+/**
+ * The service as others start it. Tests of other packages hold it as a plain
+ * `RunningService`, which knows no tables: the definition is exported without them.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the tables are the service's own business
+export const trustService: ServiceDefinition<typeof trustSettings, any> = definition;

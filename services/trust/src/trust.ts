@@ -6,19 +6,22 @@
 import type { Database } from '@xv/platform';
 import { AnchorBudget } from './anchoring/budget.js';
 import { ChainReader } from './anchoring/chain-check.js';
+import { ReceiptAnchors } from './anchoring/receipt-anchors.js';
 import { RelayerClient } from './anchoring/relayer-client.js';
 import { Attestations } from './attestations/attestations.js';
 import type { EasDomainConfig } from './attestations/eas.js';
-import type { TrustDb } from './db.js';
+import type { TrustTables } from './db.js';
 import { IssuerDirectory } from './issuers/directory.js';
 import { PublishedKeys } from './issuers/published-keys.js';
 import { loadTrustKek } from './keys/kek.js';
 import { Keyring } from './keys/keyring.js';
-import { Receipts } from './seal/receipts.js';
+import { Receipts } from './receipts/receipts.js';
+import { SealPolicy } from './seal/policy.js';
+import { Sealing } from './seal/sealing.js';
 import { SigningPool } from './seal/signing-pool.js';
 
 export interface TrustOptions {
-  database: Database;
+  database: Database<TrustTables>;
   /** `XV_TRUST_KEK`, or undefined for the generated key file in `dataDir`. */
   kek: string | undefined;
   dataDir: string;
@@ -38,23 +41,39 @@ export interface TrustOptions {
 export type Trust = ReturnType<typeof createTrust>;
 
 export function createTrust(o: TrustOptions) {
-  const db = o.database.kysely as TrustDb;
+  const db = o.database.kysely;
   const keyring = new Keyring(db, loadTrustKek(o.kek, o.dataDir));
   const signing = new SigningPool({ threads: o.signingThreads });
   const directory = new IssuerDirectory({ identityUrl: o.identityUrl, trustUrl: o.trustUrl, demo: o.demo });
   const publishedKeys = new PublishedKeys(keyring, o.demo);
+  const anchors = new ReceiptAnchors({
+    db,
+    relayer: new RelayerClient(o.relayer),
+    budget: new AnchorBudget(db, o.anchorDailyBudget),
+    chain: new ChainReader(o.chainRpcUrl),
+  });
   const receipts = new Receipts({
     db,
     keyring,
     publishedKeys,
     signer: signing.sign,
     directory,
-    relayer: new RelayerClient(o.relayer),
-    budget: new AnchorBudget(db, o.anchorDailyBudget),
-    chain: new ChainReader(o.chainRpcUrl),
+    anchors,
     trustUrl: o.trustUrl,
     inputLimitBytes: o.inputLimitBytes,
   });
+  const policy = new SealPolicy({ directory, demo: o.demo });
+  const sealing = new Sealing({ policy, receipts, anchors });
   const attestations = new Attestations({ db, keyring, publishedKeys, trustUrl: o.trustUrl, eas: o.eas });
-  return { keyring, publishedKeys, directory, receipts, attestations, close: () => signing.close() };
+  return {
+    keyring,
+    publishedKeys,
+    directory,
+    receipts,
+    anchors,
+    policy,
+    sealing,
+    attestations,
+    close: () => signing.close(),
+  };
 }

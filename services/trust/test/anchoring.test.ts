@@ -4,14 +4,14 @@
  * its inclusion proof against the root the chain carries.
  */
 
-import { runInNewContext } from 'node:vm';
 import { createServiceClient } from '@xv/identity/testing';
 import { describeEachDatabase } from '@xv/platform/testing';
 import { concat, createPublicClient, type Hex, http, keccak256 } from 'viem';
 import { beforeAll, expect, it } from 'vitest';
+import { createVerifier } from '../src/client/lib/verifier.js';
 import type { TrustDb } from '../src/db.js';
-import { VERIFIER_CORE } from '../src/pages/browser-verifier.js';
-import type { ReceiptView } from '../src/seal/receipts.js';
+import { verifierRules } from '../src/http/verdict-words.js';
+import type { ReceiptView } from '../src/receipts/receipts.js';
 import { eventually, newOrganization, postJson, startTrustStack, type TrustStack } from './helpers.js';
 
 const RELAYER_ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -28,13 +28,7 @@ interface Anchor {
 }
 
 /** The verifier code the `/verify` page runs in the browser, run here in a bare context. */
-const browserVerifier = runInNewContext(`${VERIFIER_CORE}; XV`, {
-  crypto: globalThis.crypto,
-  TextEncoder,
-  atob,
-  btoa,
-  Uint8Array,
-}) as {
+const browserVerifier = createVerifier(verifierRules) as {
   verifyProof(
     proof: string,
     jwks: unknown,

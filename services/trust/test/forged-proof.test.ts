@@ -6,16 +6,16 @@
  * on the server, on the pages and in the in-browser verifier.
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { runInNewContext } from 'node:vm';
 import { describeEachDatabase, hasChromium, launchBrowser } from '@xv/platform/testing';
 import type { Browser } from 'playwright-core';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createVerifier } from '../src/client/lib/verifier.js';
 import { canonicalBytes, sha256, taggedHash } from '../src/crypto/canonical.js';
 import type { TrustDb } from '../src/db.js';
-import { VERIFIER_CORE } from '../src/pages/browser-verifier.js';
-import type { ReceiptView } from '../src/seal/receipts.js';
+import { verifierRules } from '../src/http/verdict-words.js';
+import type { ReceiptView } from '../src/receipts/receipts.js';
 import { signClaimBytes } from '../src/seal/signatures.js';
 import { newOrganization, type PublishedKey, postJson, startTrustStack, type TrustStack } from './helpers.js';
 
@@ -26,13 +26,7 @@ interface BrowserVerdict {
   issuerVerified?: boolean;
   reason?: string;
 }
-const core = runInNewContext(`${VERIFIER_CORE}; XV`, {
-  crypto: globalThis.crypto,
-  TextEncoder,
-  atob,
-  btoa,
-  Uint8Array,
-}) as {
+const core = createVerifier(verifierRules) as {
   verifyProof(proof: string, jwks: unknown): Promise<BrowserVerdict>;
   explain(verdict: BrowserVerdict): string;
 };

@@ -9,7 +9,7 @@ import { describeEachDatabase } from '@xv/platform/testing';
 import canonicalize from 'canonicalize';
 import { decodeAbiParameters, type Hex, recoverMessageAddress } from 'viem';
 import { beforeAll, expect, it } from 'vitest';
-import type { ReceiptView } from '../src/seal/receipts.js';
+import type { ReceiptView } from '../src/receipts/receipts.js';
 import { newOrganization, type PublishedKey, postJson, startTrustStack, type TrustStack } from './helpers.js';
 
 const require = createRequire(import.meta.url);

@@ -3,7 +3,6 @@
  * proof file is checked in the browser itself (real Chromium) and never uploaded.
  */
 import { randomBytes } from 'node:crypto';
-import { runInNewContext } from 'node:vm';
 import {
   cspNonceOf,
   describeEachDatabase,
@@ -16,8 +15,9 @@ import type { Browser } from 'playwright-core';
 import { type Hex, hashMessage, keccak256, recoverMessageAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VERIFIER_CORE } from '../src/pages/browser-verifier.js';
-import type { ReceiptView } from '../src/seal/receipts.js';
+import { createVerifier } from '../src/client/lib/verifier.js';
+import { verifierRules } from '../src/http/verdict-words.js';
+import type { ReceiptView } from '../src/receipts/receipts.js';
 import { eventually, postJson, startTrustStack, type TrustStack } from './helpers.js';
 
 interface VerifierCore {
@@ -25,13 +25,7 @@ interface VerifierCore {
   recoverAddress(hash: Uint8Array, sig: Uint8Array): string | null;
   verifyProof(proof: string, jwks: unknown): Promise<{ status: string; reason?: string }>;
 }
-const core = runInNewContext(`${VERIFIER_CORE}; XV`, {
-  crypto: globalThis.crypto,
-  TextEncoder,
-  atob,
-  btoa,
-  Uint8Array,
-}) as VerifierCore;
+const core = createVerifier(verifierRules) as VerifierCore;
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 
 describe('the in-browser verifier code', () => {
@@ -154,9 +148,13 @@ describeEachDatabase('verify pages', (target) => {
     await page.waitForSelector('#result [data-status="invalid"]');
     expect(await page.textContent('#result')).toContain('changed after it was sealed');
 
-    // Only the page and the public key set were fetched; nothing was sent.
+    // Only the page (with its own static scripts and stylesheets) and the public key set were
+    // fetched; nothing was sent.
     expect(requests.every((r) => r.method === 'GET' && r.body === null)).toBe(true);
-    expect(requests.map((r) => new URL(r.url).pathname).sort()).toEqual(['/api/keys/jwks', '/verify']);
+    const fetched = requests
+      .map((r) => new URL(r.url).pathname)
+      .filter((path) => !path.startsWith('/assets/'));
+    expect(fetched.sort()).toEqual(['/api/keys/jwks', '/verify']);
     expect(violations).toEqual([]);
     await page.close();
   });

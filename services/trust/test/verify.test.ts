@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { createPublicClient, type Hex, http } from 'viem';
 import { beforeAll, expect, it } from 'vitest';
 import type { TrustDb } from '../src/db.js';
-import type { ReceiptView } from '../src/seal/receipts.js';
+import type { ReceiptView } from '../src/receipts/receipts.js';
 import {
   eventually,
   markVerified,

@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { isChainReady, spawnDevChain } from '@xv/cli';
 import type { Database } from '@xv/platform';
-import { freePort, startService } from '@xv/platform/testing';
+import { freePort, type RunningService, startService } from '@xv/platform/testing';
 import { afterAll } from 'vitest';
 import { chainService } from '../service.js';
 
@@ -65,7 +65,8 @@ export const TEST_RELAYER_TOKEN = 'xvc_test-relayer-token-0123456789abcdef';
 export function startRelayer(
   database: Database,
   options: { rpcUrl: string; env?: Record<string, string | undefined> },
-) {
+): Promise<RunningService> {
+  // Tests reach the relayer over HTTP only: its settings and tables stay out of their types.
   return startService(chainService, {
     database,
     env: {
@@ -75,5 +76,5 @@ export function startRelayer(
       XV_CHAIN_BATCH_INTERVAL_MS: '200',
       ...options.env,
     },
-  });
+  }) as Promise<RunningService>;
 }

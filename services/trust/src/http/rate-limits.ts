@@ -10,9 +10,9 @@
  */
 import {
   type Actor,
+  type AnyDatabase,
   consumeOrReject,
   createRateLimiter,
-  type Database,
   type RateLimiter,
 } from '@xv/platform';
 import { clientIp, type SessionSource } from '@xv/platform/http';
@@ -25,7 +25,7 @@ export interface TrustRateLimits {
 }
 
 export async function createTrustRateLimits(
-  database: Database,
+  database: AnyDatabase,
   perMinute: { seal: number; attestation: number; anchor: number },
 ): Promise<TrustRateLimits> {
   const limiter = (keyPrefix: string, points: number) =>

@@ -1,8 +1,7 @@
 /**
- * @module relayer/store
+ * @module relayer/tables
  * The relayer's tables and the shape of an anchor as the API reports it.
  */
-import type { Kysely } from 'kysely';
 
 export type AnchorStatus = 'pending' | 'mined' | 'confirmed';
 
@@ -48,12 +47,11 @@ export interface BatchLeavesTable {
   batched_at: number | null;
 }
 
-export interface ChainDatabase {
+export interface ChainTables {
   anchors: AnchorsTable;
   batch_leaves: BatchLeavesTable;
   anchor_attempts: AnchorAttemptsTable;
   relayer_nonces: RelayerNoncesTable;
 }
 
-export type ChainDb = Kysely<ChainDatabase>;
 export type AnchorRow = AnchorsTable;

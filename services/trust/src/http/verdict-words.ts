@@ -1,9 +1,12 @@
 /**
- * @module pages/verdict-words
+ * @module http/verdict-words
  * What a verification verdict means, in words a person understands. One table for
- * the server-rendered pages and the in-browser verifier (which embeds it), so both
- * say the same thing; `{issuer}` is the organization the proof names.
+ * the server-rendered pages and the in-browser verifier (which reads it, with the
+ * rule's constants, from the `/verify` page: `verifierRules`), so both say the same
+ * thing; `{issuer}` is the organization the proof names.
  */
+import { DEMO_ISSUER_ID } from '../issuers/directory.js';
+import { KEY_CLOCK_SKEW_MS } from '../issuers/published-keys.js';
 
 export const VALID_WORDS =
   '✔ Valid: the signatures match and the record is intact. It was signed with a key {issuer} published.';
@@ -20,6 +23,14 @@ export const REASON_WORDS: Record<string, string> = {
     '{issuer} had retired the key that signed this before the date the proof claims — it is not valid.',
   key_not_yet_valid:
     'The proof claims no date, or a date before {issuer} created the key that signed it — it is not valid.',
+};
+
+/** What the in-browser verifier (client/lib/verifier.ts) needs of the server's rule and words. */
+export const verifierRules = {
+  demoIssuerId: DEMO_ISSUER_ID,
+  keyClockSkewMs: KEY_CLOCK_SKEW_MS,
+  validWords: VALID_WORDS,
+  reasonWords: REASON_WORDS,
 };
 
 /** The verdict line of a page: `✔ Valid: …` or `✘ Not valid: …`. */

@@ -1,19 +1,79 @@
 /**
- * @module pages/verify-pages
- * `/verify/<id>`: a receipt's (or attestation's) verification for a person, checked
- * on the server. `/verify`: drop a proof file and it is checked in the browser
- * itself; the file is never uploaded (only the public key set is fetched).
+ * @module http/pages
+ * The public pages. `/verify/<id>`: a receipt's (or attestation's) verification for
+ * a person, checked on the server. `/verify`: drop a proof file and it is checked in
+ * the browser itself (client/verify.ts); the file is never uploaded (only the public
+ * key set is fetched).
  */
+import { type App, cspNonce } from '@xv/platform/http';
+import { type ClientAssets, renderPage } from '@xv/platform/pages';
 import { raw } from 'hono/html';
-import type { ReceiptVerification, ReceiptView } from '../seal/receipts.js';
-import { VERIFIER_CORE } from './browser-verifier.js';
-import { page } from './layout.js';
-import { verdictWords } from './verdict-words.js';
+import type { Child } from 'hono/jsx';
+import type { Attestations } from '../attestations/attestations.js';
+import type { Receipts } from '../receipts/receipts.js';
+import type { ReceiptVerification, ReceiptView } from '../receipts/views.js';
+import { verdictWords, verifierRules } from './verdict-words.js';
 
-export function receiptPage(receipt: ReceiptView, result: ReceiptVerification): string {
+const RECEIPT = /^rcpt_[0-9a-z]{26}$/;
+const ATTESTATION = /^att_[0-9a-z]{26}$/;
+
+export function registerPages(
+  app: App,
+  o: { receipts: Receipts; attestations: Attestations; assets: ClientAssets },
+) {
+  const { assets } = o;
+  app.get('/', (c) => c.redirect('/verify'));
+  app.get('/verify', (c) => c.html(dropPage(assets, cspNonce(c))));
+  app.get('/verify/:id', async (c) => {
+    const id = c.req.param('id');
+    if (RECEIPT.test(id)) {
+      const row = await o.receipts.find(id).catch(() => null);
+      if (row) return c.html(receiptPage(assets, o.receipts.view(row), await o.receipts.verifyReceipt(id)));
+    } else if (ATTESTATION.test(id)) {
+      const found = await o.attestations.find(id).catch(() => null);
+      if (found)
+        return c.html(
+          attestationPage(assets, {
+            attestationId: found.row.attestation_id,
+            issuerId: found.row.org_id,
+            schema: found.row.schema,
+            subject: found.row.subject,
+            digest: found.row.digest,
+            uid: found.row.uid,
+            attester: found.row.attester,
+            valid: found.valid,
+            ...(found.reason ? { reason: found.reason } : {}),
+          }),
+        );
+    }
+    return c.html(notFoundPage(assets, id), 404);
+  });
+}
+
+/** The frame of every trust page: the platform layout, the trust stylesheet, the key set in the footer. */
+function page(assets: ClientAssets, title: string, body: Child): string {
+  return renderPage({
+    title,
+    product: 'XV Trust',
+    home: '/verify',
+    assets,
+    stylesheets: ['trust'],
+    nav: <a href="/verify">Verify a proof</a>,
+    footer: (
+      <p>
+        Proofs are signed with P-256 and secp256k1; public keys at <a href="/api/keys/jwks">/api/keys/jwks</a>
+        .
+      </p>
+    ),
+    children: <section>{body}</section>,
+  });
+}
+
+function receiptPage(assets: ClientAssets, receipt: ReceiptView, result: ReceiptVerification): string {
   const valid = result.valid;
   const anchor = result.anchor;
   return page(
+    assets,
     `Receipt ${receipt.receiptId}`,
     <>
       <h1>Seal receipt</h1>
@@ -84,18 +144,22 @@ export function receiptPage(receipt: ReceiptView, result: ReceiptVerification): 
   );
 }
 
-export function attestationPage(a: {
-  attestationId: string;
-  issuerId: string;
-  schema: string;
-  subject: string;
-  digest: string;
-  uid: string;
-  attester: string;
-  valid: boolean;
-  reason?: string;
-}): string {
+function attestationPage(
+  assets: ClientAssets,
+  a: {
+    attestationId: string;
+    issuerId: string;
+    schema: string;
+    subject: string;
+    digest: string;
+    uid: string;
+    attester: string;
+    valid: boolean;
+    reason?: string;
+  },
+): string {
   return page(
+    assets,
     `Attestation ${a.attestationId}`,
     <>
       <h1>Attestation</h1>
@@ -126,8 +190,9 @@ export function attestationPage(a: {
   );
 }
 
-export function notFoundPage(id: string): string {
+function notFoundPage(assets: ClientAssets, id: string): string {
   return page(
+    assets,
     'Not found',
     <>
       <h1>Nothing to verify here</h1>
@@ -141,70 +206,12 @@ export function notFoundPage(id: string): string {
   );
 }
 
-const DROP_UI = `
-(() => {
-  const drop = document.getElementById('drop');
-  const input = document.getElementById('proof-file');
-  const out = document.getElementById('result');
-  let jwks;
-  const keys = async () => (jwks ??= await (await fetch('/api/keys/jwks', { credentials: 'omit' })).json());
-  function row(dl, term, value) {
-    const dt = document.createElement('dt'); dt.textContent = term;
-    const dd = document.createElement('dd'); dd.textContent = value; dd.className = 'mono';
-    dl.append(dt, dd);
-  }
-  /** The path is checked here; whether the chain holds the root is asked with the two hashes only. */
-  async function anchorRows(dl, anchor) {
-    row(dl, 'Anchor path', anchor.inclusion
-      ? 'leads to the root ' + anchor.root
-      : 'does not lead to the root it names (' + anchor.problem + ')');
-    if (!anchor.inclusion) return;
-    const query = new URLSearchParams({ txHash: anchor.txHash, root: anchor.root });
-    const chain = await (await fetch('/api/anchor/check?' + query, { credentials: 'omit' })).json();
-    row(dl, 'Anchored on chain', chain.onChain
-      ? 'yes, ' + chain.confirmations + ' confirmation(s), transaction ' + anchor.txHash
-      : 'no (' + (chain.problem || chain.error) + ')');
-  }
-  async function check(file) {
-    out.textContent = 'Checking ' + file.name + '…';
-    out.className = 'verdict neutral';
-    try {
-      const result = await XV.verifyProof(await file.text(), await keys());
-      out.replaceChildren();
-      const verdict = document.createElement('p');
-      verdict.dataset.status = result.status;
-      verdict.textContent = XV.explain(result);
-      out.className = 'verdict ' + (result.status === 'valid' ? 'valid' : 'invalid');
-      out.append(verdict);
-      if (result.manifestHash) {
-        const dl = document.createElement('dl');
-        row(dl, 'Manifest hash', result.manifestHash);
-        row(dl, 'Issuer named in the proof', (result.claim && result.claim.issuer && result.claim.issuer.name) || result.issuer.orgId || '?');
-        row(dl, 'Key published by that issuer', result.issuerVerified ? 'yes' : 'no');
-        row(dl, 'P-256 signature', result.checks.p256Sig ? 'valid' : 'invalid');
-        row(dl, 'secp256k1 signature', result.checks.ethSig ? 'valid' : 'invalid');
-        out.append(dl);
-        if (result.anchor) await anchorRows(dl, result.anchor);
-      }
-    } catch (error) {
-      out.className = 'verdict invalid';
-      out.textContent = '✘ The proof could not be checked: ' + error.message;
-    }
-  }
-  input.addEventListener('change', () => input.files[0] && check(input.files[0]));
-  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
-  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-  drop.addEventListener('drop', (e) => {
-    e.preventDefault();
-    drop.classList.remove('over');
-    const file = e.dataTransfer.files[0];
-    if (file) check(file);
-  });
-})();
-`;
+/** The rule and words the in-browser verifier needs, as JSON a script block carries (never executed). */
+const RULES_JSON = JSON.stringify(verifierRules).replace(/</g, '\\u003c');
 
-export function dropPage(nonce: string): string {
+function dropPage(assets: ClientAssets, nonce: string): string {
   return page(
+    assets,
     'Verify a proof',
     <>
       <h1>Verify a proof file</h1>
@@ -220,8 +227,10 @@ export function dropPage(nonce: string): string {
       <section aria-live="polite" aria-label="Verification result">
         <div id="result" role="status" />
       </section>
-      <script nonce={nonce}>{raw(VERIFIER_CORE)}</script>
-      <script nonce={nonce}>{raw(DROP_UI)}</script>
+      <script nonce={nonce} type="application/json" id="verifier-rules">
+        {raw(RULES_JSON)}
+      </script>
+      <script nonce={nonce} type="module" src={assets.script('verify')} />
     </>,
   );
 }

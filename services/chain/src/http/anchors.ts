@@ -1,6 +1,6 @@
 /**
- * @module routes
- * The relayer's HTTP API. Reads like its table:
+ * @module http/anchors
+ * The relayer's JSON API. Reads like its table:
  *
  * | method | path                 | auth              | what                                    |
  * |--------|----------------------|-------------------|-----------------------------------------|
@@ -8,17 +8,13 @@
  * | POST   | /api/batch           | relayer credential | queue a hash for the next batch, wait   |
  * | GET    | /api/anchors/{ref}   | relayer credential | the anchor's current transaction/state |
  * | GET    | /api/relayer         | none              | address, chain id, balance status, queue |
- * | GET    | /tx/{txHash}         | none              | explorer page of one transaction (HTML) |
  */
-
 import { constantTimeEqual } from '@xv/platform';
-import { type App, createRoute, z } from '@xv/platform/http';
+import { type App, createRoute, guardErrors, jsonBody, jsonResponse, z } from '@xv/platform/http';
 import type { MiddlewareHandler } from 'hono';
 import { BaseError, type Hex } from 'viem';
-import { errors } from './errors.js';
-import { explorerPage } from './pages/explorer.js';
-import type { Relayer } from './relayer/relayer.js';
-import type { AnchorRow } from './relayer/store.js';
+import { errors } from '../errors.js';
+import type { AnchorOutcome, Relayer } from '../relayer/relayer.js';
 
 const Hash32 = z
   .string()
@@ -50,15 +46,10 @@ const anchorRoute = createRoute({
   path: '/api/anchors',
   summary: 'Anchor a 32-byte hash on the chain (idempotent by hash)',
   ...bearer,
-  request: {
-    body: { required: true, content: { 'application/json': { schema: z.object({ hash: Hash32 }) } } },
-  },
+  request: { body: jsonBody(z.object({ hash: Hash32 })) },
   responses: {
-    200: {
-      description: 'The hash was anchored before',
-      content: { 'application/json': { schema: AnchorView } },
-    },
-    201: { description: 'Anchoring started', content: { 'application/json': { schema: AnchorView } } },
+    200: jsonResponse('The hash was anchored before', AnchorView),
+    201: jsonResponse('Anchoring started', AnchorView),
   },
 });
 
@@ -67,14 +58,9 @@ const batchRoute = createRoute({
   path: '/api/batch',
   summary: 'Queue a 32-byte hash for the next batched anchor; answers once the batch is sent',
   ...bearer,
-  request: {
-    body: { required: true, content: { 'application/json': { schema: z.object({ hash: Hash32 }) } } },
-  },
+  request: { body: jsonBody(z.object({ hash: Hash32 })) },
   responses: {
-    200: {
-      description: 'The anchor of the batch holding the hash, and its Merkle path',
-      content: { 'application/json': { schema: AnchorView } },
-    },
+    200: jsonResponse('The anchor of the batch holding the hash, and its Merkle path', AnchorView),
     503: { description: 'relayer_low_balance: queued, sent once the relayer is funded' },
   },
 });
@@ -85,9 +71,7 @@ const anchorStatusRoute = createRoute({
   summary: 'The current transaction and confirmations of an anchor',
   ...bearer,
   request: { params: z.object({ ref: Hash32 }) },
-  responses: {
-    200: { description: 'The anchor', content: { 'application/json': { schema: AnchorView } } },
-  },
+  responses: { 200: jsonResponse('The anchor', AnchorView) },
 });
 
 const relayerRoute = createRoute({
@@ -95,26 +79,22 @@ const relayerRoute = createRoute({
   path: '/api/relayer',
   summary: 'The relayer address, chain id and confirmations it waits for',
   responses: {
-    200: {
-      description: 'Relayer info',
-      content: {
-        'application/json': {
-          schema: z.object({
-            address: z.string(),
-            chainId: z.number(),
-            confirmations: z.number(),
-            status: z.enum(['ok', 'relayer_low_balance']),
-            balanceWei: z.string(),
-            minBalanceWei: z.string(),
-            queued: z.number(),
-          }),
-        },
-      },
-    },
+    200: jsonResponse(
+      'Relayer info',
+      z.object({
+        address: z.string(),
+        chainId: z.number(),
+        confirmations: z.number(),
+        status: z.enum(['ok', 'relayer_low_balance']),
+        balanceWei: z.string(),
+        minBalanceWei: z.string(),
+        queued: z.number(),
+      }),
+    ),
   },
 });
 
-export interface RouteOptions {
+export interface AnchorApiOptions {
   relayer: Relayer;
   token: string;
   confirmations: number;
@@ -122,9 +102,9 @@ export interface RouteOptions {
   explorerBase: string;
 }
 
-export function registerRoutes(app: App, options: RouteOptions) {
+export function registerAnchorApi(app: App, options: AnchorApiOptions) {
   const { relayer, explorerBase } = options;
-  const view = ({ anchor: row, leaf, path }: { anchor: AnchorRow; leaf: string; path: string[] }) => ({
+  const view = ({ anchor: row, leaf, path }: AnchorOutcome) => ({
     mode: 'onchain' as const,
     ref: row.ref,
     txHash: row.tx_hash,
@@ -176,24 +156,19 @@ export function registerRoutes(app: App, options: RouteOptions) {
       200,
     ),
   );
-
-  app.get('/tx/:txHash', async (c) => {
-    const txHash = c.req.param('txHash');
-    if (!/^0x[0-9a-fA-F]{64}$/.test(txHash)) throw errors.transaction_not_found();
-    return c.html(await chainCall(() => explorerPage(relayer, txHash.toLowerCase() as Hex)));
-  });
 }
 
 function requireToken(token: string): MiddlewareHandler {
   return async (c, next) => {
     const presented = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    if (!presented || !constantTimeEqual(presented, token)) throw errors.invalid_token();
+    if (!presented || !constantTimeEqual(presented, token))
+      throw guardErrors.invalid_token('Send the relayer credential as a bearer token.');
     return next();
   };
 }
 
 /** An unreachable node becomes 503 `chain_unavailable`; our own errors pass through. */
-async function chainCall<T>(work: () => Promise<T>): Promise<T> {
+export async function chainCall<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {

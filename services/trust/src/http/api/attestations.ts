@@ -1,0 +1,89 @@
+/**
+ * @module http/api/attestations
+ * | method | path                   | auth                                   |
+ * |--------|------------------------|----------------------------------------|
+ * | POST   | /api/attestation       | member / `attest:issue` token, or demo |
+ * | GET    | /api/attestations/{id} | none (beyond the spec)                 |
+ */
+import { type App, createRoute, jsonBody, jsonResponse, z } from '@xv/platform/http';
+import type { Attestations } from '../../attestations/attestations.js';
+import type { SealPolicy } from '../../seal/policy.js';
+import type { Callers } from '../callers.js';
+import { AttestationId, IssuerId, Loose, requiredJson } from '../schemas.js';
+
+const attestationRoute = createRoute({
+  method: 'post',
+  path: '/api/attestation',
+  summary: 'Issue an EAS off-chain attestation (version 2) signed by the issuer',
+  request: {
+    body: jsonBody(
+      z.object({
+        schema: z.string().min(1).max(500),
+        subject: z.string().min(1).max(500),
+        claim: requiredJson('claim'),
+        issuerId: IssuerId.optional(),
+      }),
+    ),
+  },
+  responses: {
+    200: jsonResponse(
+      'The attestation result and the full signed object',
+      z.object({
+        attestationId: z.string(),
+        digest: z.string(),
+        sig: z.string(),
+        verifyUrl: z.string(),
+        uid: z.string(),
+        attester: z.string(),
+        issuerId: z.string(),
+        attestation: Loose,
+      }),
+    ),
+  },
+});
+
+const attestationGetRoute = createRoute({
+  method: 'get',
+  path: '/api/attestations/{attestationId}',
+  summary: 'An attestation, with its signature checked',
+  request: { params: z.object({ attestationId: AttestationId }) },
+  responses: { 200: jsonResponse('The attestation', Loose) },
+});
+
+/** `POST /api/attestation`. */
+export function registerAttestationApi(
+  app: App,
+  o: { attestations: Attestations; policy: SealPolicy; callers: Callers },
+) {
+  app.openapi(attestationRoute, async (c) => {
+    const request = c.req.valid('json');
+    const { issuer } = await o.policy.signer(o.callers.signerRequest(c, request.issuerId, 'attest:issue'));
+    return c.json(await o.attestations.issue(issuer, request), 200);
+  });
+}
+
+/** `GET /api/attestations/{id}`. */
+export function registerAttestationReadApi(app: App, attestations: Attestations) {
+  app.openapi(attestationGetRoute, async (c) => {
+    const { row, attestation, valid, signatureValid, issuerVerified, reason } = await attestations.find(
+      c.req.valid('param').attestationId,
+    );
+    return c.json(
+      {
+        attestationId: row.attestation_id,
+        issuerId: row.org_id,
+        schema: row.schema,
+        subject: row.subject,
+        digest: row.digest,
+        uid: row.uid,
+        attester: row.attester,
+        valid,
+        signatureValid,
+        issuerVerified,
+        ...(reason ? { reason } : {}),
+        attestation,
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * @module http/api/receipts
+ * Receipts and their verification:
+ *
+ * | method | path                            | auth                         |
+ * |--------|---------------------------------|------------------------------|
+ * | GET    | /api/verify?receiptId=          | none                         |
+ * | POST   | /api/verify                     | none (a proof, no source data) |
+ * | GET    | /api/receipts/{receiptId}       | none (beyond the spec)       |
+ * | GET    | /api/receipts/{receiptId}/proof | none: the manifest as a file |
+ */
+import { type App, createRoute, jsonBody, jsonResponse, z } from '@xv/platform/http';
+import { assertJsonDepth } from '../../crypto/canonical.js';
+import type { Receipts } from '../../receipts/receipts.js';
+import { asP256Jwk } from '../../seal/verify.js';
+import { Loose, Receipt, ReceiptId, Verification } from '../schemas.js';
+
+const verifyReceiptRoute = createRoute({
+  method: 'get',
+  path: '/api/verify',
+  summary: 'Verify a receipt: signatures, integrity, issuer and anchor',
+  request: { query: z.object({ receiptId: ReceiptId }) },
+  responses: { 200: jsonResponse('The verification result', Verification) },
+});
+
+const verifyProofRoute = createRoute({
+  method: 'post',
+  path: '/api/verify',
+  summary: 'Verify a proof (a serialized manifest) without the source data',
+  request: {
+    body: jsonBody(
+      z.object({
+        proof: z.union([z.string().min(1), Loose]),
+        publicJwk: Loose.optional(),
+      }),
+    ),
+  },
+  responses: {
+    200: jsonResponse('The verification result; a proof that fails is still a 200', Verification),
+  },
+});
+
+const receiptRoute = createRoute({
+  method: 'get',
+  path: '/api/receipts/{receiptId}',
+  summary: 'A seal receipt',
+  request: { params: z.object({ receiptId: ReceiptId }) },
+  responses: { 200: jsonResponse('The seal receipt', Receipt) },
+});
+
+const proofRoute = createRoute({
+  method: 'get',
+  path: '/api/receipts/{receiptId}/proof',
+  summary: 'Download the proof (the manifest) of a receipt as a file',
+  request: { params: z.object({ receiptId: ReceiptId }) },
+  responses: { 200: jsonResponse('The manifest {claim, manifestHash, signatures}', Loose) },
+});
+
+/** The verification routes (`/api/verify`). */
+export function registerVerifyApi(app: App, receipts: Receipts) {
+  app.openapi(verifyReceiptRoute, async (c) =>
+    c.json(await receipts.verifyReceipt(c.req.valid('query').receiptId), 200),
+  );
+
+  app.openapi(verifyProofRoute, async (c) => {
+    const { proof, publicJwk } = c.req.valid('json');
+    // JSON.stringify recurses: a hostile 10,000-deep proof object would overflow the stack.
+    if (typeof proof !== 'string') assertJsonDepth(proof);
+    const text = typeof proof === 'string' ? proof : JSON.stringify(proof);
+    return c.json(await receipts.verifyProof(text, publicJwk ? asP256Jwk(publicJwk) : undefined), 200);
+  });
+}
+
+/** The receipt routes (`/api/receipts/…`). */
+export function registerReceiptApi(app: App, receipts: Receipts) {
+  app.openapi(receiptRoute, async (c) =>
+    c.json(receipts.view(await receipts.find(c.req.valid('param').receiptId)), 200),
+  );
+
+  app.openapi(proofRoute, async (c) => {
+    const row = await receipts.find(c.req.valid('param').receiptId);
+    c.header('Content-Disposition', `attachment; filename="${row.receipt_id}.proof.json"`);
+    return c.json(receipts.proofOf(row), 200);
+  });
+}
