@@ -5,14 +5,14 @@
  * key), issues EAS-style attestations, and lets anyone verify.
  */
 import { relayerToken } from '@xv/platform';
-import { defineService, type ServiceDefinition } from '@xv/platform/service';
+import { defineService } from '@xv/platform/service';
 import type { TrustTables } from './db.js';
 import { registerHttp } from './http/routes.js';
 import { migrations } from './migrations/index.js';
 import { trustSettings } from './settings.js';
 import { createTrust } from './trust.js';
 
-const definition = defineService<TrustTables>()({
+export const trustService = defineService<TrustTables>()({
   name: 'trust',
   description:
     'Trust sealing: signed manifests, receipts, anchoring, attestations and independent verification.',
@@ -47,10 +47,3 @@ const definition = defineService<TrustTables>()({
     });
   },
 });
-
-/**
- * The service as others start it. Tests of other packages hold it as a plain
- * `RunningService`, which knows no tables: the definition is exported without them.
- */
-// biome-ignore lint/suspicious/noExplicitAny: the tables are the service's own business
-export const trustService: ServiceDefinition<typeof trustSettings, any> = definition;

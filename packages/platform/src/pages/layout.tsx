@@ -20,6 +20,8 @@ export interface PageProps {
   footer?: Child;
   /** Names of this service's client scripts (`src/client/<name>.ts`) the page loads. */
   scripts?: string[];
+  /** The response's CSP nonce (`cspNonce(c)`), carried by the script tags as well. */
+  nonce?: string;
   /** Names of this service's client stylesheets (`src/client/<name>.css`). */
   stylesheets?: string[];
   /** `wide` for tables and documents; forms read better narrow. */
@@ -46,7 +48,7 @@ export function Page(props: PageProps) {
           <link rel="stylesheet" href={props.assets.stylesheet(name)} />
         ))}
         {(props.scripts ?? []).map((name) => (
-          <script type="module" src={props.assets.script(name)} />
+          <script type="module" src={props.assets.script(name)} nonce={props.nonce} />
         ))}
       </head>
       <body>

@@ -66,7 +66,6 @@ export function startRelayer(
   database: Database,
   options: { rpcUrl: string; env?: Record<string, string | undefined> },
 ): Promise<RunningService> {
-  // Tests reach the relayer over HTTP only: its settings and tables stay out of their types.
   return startService(chainService, {
     database,
     env: {
@@ -76,5 +75,5 @@ export function startRelayer(
       XV_CHAIN_BATCH_INTERVAL_MS: '200',
       ...options.env,
     },
-  }) as Promise<RunningService>;
+  });
 }
