@@ -1,31 +1,33 @@
 /**
  * @module service
- * The identity service: its settings, migrations and routes. Each feature folder
- * registers its own routes on the app with the shared identity context.
+ * The identity service: its settings, migrations and wiring. `setup` builds the
+ * shared identity context (domain objects, guard, page assets) and registers the
+ * routes of each API area (`http/`) with it.
  */
 import { defineService } from '@xv/platform/service';
-import { registerAuthRoutes } from './auth/routes.js';
-import { createIdentityContext } from './context.js';
 import { registerCredentialRoutes } from './credentials/register.js';
 import { credentialSettings } from './credentials/settings.js';
-import { registerMfaRoutes } from './mfa/routes.js';
+import type { Tables } from './db.js';
+import { registerAuthRoutes } from './http/auth.js';
+import { createIdentityContext } from './http/context.js';
+import { registerMfaRoutes } from './http/mfa.js';
+import { registerOrganizationRoutes } from './http/organizations.js';
+import { registerPageRoutes } from './http/pages/routes.js';
+import { registerPasskeyRoutes } from './http/passkeys.js';
+import { registerRevocationRoutes } from './http/revocations.js';
+import { registerServiceClientRoutes } from './http/service-clients.js';
+import { registerSessionRoutes } from './http/sessions.js';
 import { migrations } from './migrations/index.js';
-import { registerOrganizationRoutes } from './orgs/routes.js';
-import { registerPageRoutes } from './pages/routes.js';
-import { registerPasskeyRoutes } from './passkeys/routes.js';
-import { registerRevocationRoutes } from './revocations/routes.js';
-import { registerServiceClientRoutes } from './service-clients/routes.js';
-import { registerSessionRoutes } from './sessions/routes.js';
 import { identitySettings } from './settings.js';
 
-export const identityService = defineService()({
+export const identityService = defineService<Tables>()({
   name: 'identity',
   description:
     'Multi-realm customer identity: the shared sign-in session, 2FA, step-up, organizations, service clients and verifiable credentials.',
   settings: { ...identitySettings, ...credentialSettings },
   migrations,
   async setup(app, ctx) {
-    const identity = await createIdentityContext(ctx);
+    const identity = await createIdentityContext(app, ctx);
     registerSessionRoutes(app, identity);
     registerAuthRoutes(app, identity);
     registerMfaRoutes(app, identity);
