@@ -82,12 +82,18 @@ function hasSecondFactor(view: AccountView): boolean {
   return view.totpEnabled || view.passkeys.some((p) => p.aal !== 'AAL1');
 }
 
-export function AccountPage(props: { view: AccountView; assets: ClientAssets }) {
+export function AccountPage(props: { view: AccountView; assets: ClientAssets; nonce: string }) {
   const { view } = props;
   const { session } = view;
   const initial = session.user.name.trim().charAt(0).toUpperCase() || '?';
   return (
-    <IdentityPage title="Your account" signedIn assets={props.assets} scripts={['account']}>
+    <IdentityPage
+      title="Your account"
+      signedIn
+      assets={props.assets}
+      scripts={['account']}
+      nonce={props.nonce}
+    >
       <div data-continue={view.stepUp?.continueUrl ?? ''} id="account-root">
         <h1>Your account</h1>
         <StepUpBanner view={view} />

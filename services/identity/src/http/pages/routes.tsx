@@ -6,7 +6,7 @@
  */
 
 import { MFA_COOKIE } from '@xv/platform';
-import { type App, activeMembership } from '@xv/platform/http';
+import { type App, activeMembership, cspNonce } from '@xv/platform/http';
 import { getCookie } from 'hono/cookie';
 import { findOrganization, findUserById, membersOf } from '../../accounts/repository.js';
 import { findMfaChallenge } from '../../mfa/challenges.js';
@@ -43,6 +43,7 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
           realm={realm && REALM_ID.test(realm) ? realm : null}
           signedInAs={session?.view.user.email}
           assets={assets}
+          nonce={cspNonce(c)}
         />,
       ),
       200,
@@ -101,6 +102,7 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
             stepUp,
           }}
           assets={assets}
+          nonce={cspNonce(c)}
         />,
       ),
       200,

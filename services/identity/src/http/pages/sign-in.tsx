@@ -45,6 +45,7 @@ export function LoginPage(props: {
   realm: string | null;
   signedInAs?: string | undefined;
   assets: ClientAssets;
+  nonce: string;
 }) {
   const wantsPasskey = props.aal === 'AAL3';
   const passkeyButton = (
@@ -59,7 +60,7 @@ export function LoginPage(props: {
     </button>
   );
   return (
-    <IdentityPage title="Sign in" assets={props.assets} scripts={['sign-in']}>
+    <IdentityPage title="Sign in" assets={props.assets} scripts={['sign-in']} nonce={props.nonce}>
       <section>
         <h1>Sign in</h1>
         {props.aal && LEVEL_NAMES[props.aal] ? (
