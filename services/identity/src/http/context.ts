@@ -1,16 +1,15 @@
 /**
  * @module http/context
  * What every route module of the identity service receives: the typed database,
- * the session store, the rate limiters, the guard, the page assets and the
- * service's settings. `setup` builds it once; route modules are
- * `registerXRoutes(app, identity)`. (`src/context.ts` re-exports it.)
+ * the domain objects `setup` built (session store, revocation epoch, rate limiters,
+ * key-encryption key), the guard, the page assets and the service's settings.
+ * Route modules are `registerXRoutes(app, identity)`. (`src/context.ts` re-exports it.)
  */
 
 import {
-  createRateLimiter,
   type Database,
   type KeyEncryptionKey,
-  type RateLimiter,
+  platformErrors,
   SESSION_COOKIE,
   type Settings,
 } from '@xv/platform';
@@ -19,30 +18,19 @@ import { type ClientAssets, registerClientAssets } from '@xv/platform/pages';
 import type { ServiceContext } from '@xv/platform/service';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { prepareDummyHash } from '../accounts/passwords.js';
 import { findOrganization } from '../accounts/repository.js';
 import type { IdentityDb, Tables } from '../db.js';
-import { errors } from '../errors.js';
-import { loadIdentityKek } from '../kek.js';
 import type { ChangePolicy } from '../mfa/authenticator-changes.js';
-import { sealPlaintextTotpSecrets } from '../mfa/totp.js';
-import { RevocationEpoch } from '../revocations/epoch.js';
+import type { RevocationEpoch } from '../revocations/epoch.js';
 import { verifyServiceToken } from '../service-clients/repository.js';
-import { type SessionRecord, SessionStore } from '../sessions/store.js';
+import type { SessionRecord, SessionStore } from '../sessions/store.js';
 import type { identitySettings } from '../settings.js';
-import { SignInThrottle } from '../sign-in/throttle.js';
+import type { IdentityLimiters } from '../sign-in/limiters.js';
+import type { SignInThrottle } from '../sign-in/throttle.js';
 import type { RedirectPolicy } from './redirects.js';
 
+export type { IdentityLimiters };
 export type IdentityConfig = Settings<typeof identitySettings>;
-
-export interface IdentityLimiters {
-  /** Wrong codes a signed-in person enters while managing 2FA (`mfa:<user id>`). */
-  account: RateLimiter;
-  /** Failed passkey sign-ins per client IP (password failures never count here). */
-  passkey: RateLimiter;
-  /** Registrations per client IP. */
-  registration: RateLimiter;
-}
 
 /** A member's role changed or their membership ended (`role` null). */
 export interface MembershipChanged {
@@ -87,54 +75,23 @@ export interface IdentityContext {
   requireSession(c: Context): Promise<SessionRecord>;
 }
 
+/** The domain objects `setup` builds before the context. */
+export interface IdentityParts {
+  sessions: SessionStore;
+  revocations: RevocationEpoch;
+  limiters: IdentityLimiters;
+  signIn: SignInThrottle;
+  kek: KeyEncryptionKey;
+}
+
 export async function createIdentityContext(
   app: App,
   service: ServiceContext<IdentityConfig, Tables>,
+  parts: IdentityParts,
 ): Promise<IdentityContext> {
   const { settings, config, database } = service;
+  const { sessions, revocations, limiters, signIn, kek } = parts;
   const db = database.kysely;
-  const revocations = new RevocationEpoch(db);
-  service.onClose(() => revocations.close());
-  const sessions = new SessionStore(
-    db,
-    {
-      idleMs: config.sessionIdleSeconds * 1000,
-      lifetimeMs: config.sessionLifetimeSeconds * 1000,
-      cacheMs: config.sessionCacheMs,
-    },
-    revocations,
-  );
-  const failures = { durationSeconds: config.lockoutSeconds, blockSeconds: config.lockoutSeconds };
-  const limiters: IdentityLimiters = {
-    account: await createRateLimiter(service.database, {
-      keyPrefix: 'identity-account',
-      points: config.accountMaxFailures,
-      ...failures,
-    }),
-    passkey: await createRateLimiter(service.database, {
-      keyPrefix: 'identity-passkey-ip',
-      points: config.ipMaxFailures,
-      ...failures,
-    }),
-    registration: await createRateLimiter(service.database, {
-      keyPrefix: 'identity-register',
-      points: config.registrationsPerIpHour,
-      durationSeconds: 3600,
-    }),
-  };
-  const signIn = await SignInThrottle.create(
-    service.database,
-    {
-      freeFailures: config.accountMaxFailures,
-      maxWaitSeconds: config.lockoutSeconds,
-      addressMaxFailures: config.ipMaxFailures,
-      accountMaxFailures: config.accountSafetyFailures,
-    },
-    service.logger,
-  );
-  await prepareDummyHash();
-  const kek = loadIdentityKek(config.kek, settings.dataDir);
-  await sealPlaintextTotpSecrets(db, kek);
   const currentSession = (c: Context) => sessions.resolve(getCookie(c, SESSION_COOKIE));
   const identityUrl = settings.services.identity.url;
   const ownOrigin = new URL(identityUrl).origin;
@@ -144,9 +101,6 @@ export async function createIdentityContext(
     { realmOf: async (orgId) => (await findOrganization(db, orgId))?.realm_id ?? null },
   );
   const membershipListeners: ((change: MembershipChanged) => Promise<void>)[] = [];
-  const sweep = setInterval(() => void sessions.sweepExpired().catch(() => {}), 10 * 60_000);
-  sweep.unref();
-  service.onClose(() => clearInterval(sweep));
   return {
     service,
     database,
@@ -177,7 +131,7 @@ export async function createIdentityContext(
     currentSession,
     async requireSession(c) {
       const session = await currentSession(c);
-      if (!session) throw errors.unauthenticated();
+      if (!session) throw platformErrors.unauthenticated('Sign in first.');
       return session;
     },
   };

@@ -10,6 +10,7 @@
  * account has a second factor, the password to start binding the first one.
  */
 
+import { platformErrors } from '@xv/platform';
 import {
   type App,
   createRoute,
@@ -110,7 +111,7 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
 
   async function signedInUser(session: SessionRecord) {
     const user = await findUserById(db, session.userId);
-    if (!user) throw errors.unauthenticated();
+    if (!user) throw platformErrors.unauthenticated('Sign in first.');
     return user;
   }
 

@@ -17,6 +17,7 @@ import {
   type App,
   activeMembership,
   createRoute,
+  guardErrors,
   jsonBody,
   jsonErrorResponse,
   jsonResponse,
@@ -196,7 +197,7 @@ export function registerOrganizationRoutes(app: App, identity: IdentityContext) 
   app.openapi(switchRoute, async (c) => {
     const session = await identity.requireSession(c);
     const { org_id } = c.req.valid('json');
-    if (!session.view.memberships.some((m) => m.org_id === org_id)) throw errors.not_a_member();
+    if (!session.view.memberships.some((m) => m.org_id === org_id)) throw guardErrors.not_a_member();
     setCookie(
       c,
       ORG_COOKIE,

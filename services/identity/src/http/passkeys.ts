@@ -176,7 +176,7 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
   app.openapi(registerOptionsRoute, async (c) => {
     const session = await identity.requireSession(c);
     const user = await findUserById(db, session.userId);
-    if (!user) throw errors.unauthenticated();
+    if (!user) throw platformErrors.unauthenticated('Sign in first.');
     const password = (c.req.valid('json') as { password?: string } | undefined)?.password;
     await authorizeAuthenticatorChange(identity.authenticatorChanges, session, user, {
       binding: true,
@@ -188,7 +188,7 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
   app.openapi(registerVerifyRoute, async (c) => {
     const session = await identity.requireSession(c);
     const user = await findUserById(db, session.userId);
-    if (!user) throw errors.unauthenticated();
+    if (!user) throw platformErrors.unauthenticated('Sign in first.');
     // The options needed the password when the account had no second factor; if it has one now, a recent AAL2.
     await authorizeAuthenticatorChange(identity.authenticatorChanges, session, user);
     const body = c.req.valid('json');
@@ -232,7 +232,7 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
   app.openapi(deleteRoute, async (c) => {
     const session = await identity.requireSession(c);
     const user = await findUserById(db, session.userId);
-    if (!user) throw errors.unauthenticated();
+    if (!user) throw platformErrors.unauthenticated('Sign in first.');
     const { id } = c.req.valid('param');
     const factors = await authorizeAuthenticatorChange(identity.authenticatorChanges, session, user);
     await keepRequiredSecondFactor(db, user.id, factors, { passkeyId: id });

@@ -10,6 +10,7 @@ import {
   activeMembership,
   bearerToken,
   createRoute,
+  guardErrors,
   jsonBody,
   jsonErrorResponse,
   jsonResponse,
@@ -105,7 +106,7 @@ function administeredOrg(c: Context, session: SessionRecord, orgId: string | und
   const membership = orgId
     ? session.view.memberships.find((m) => m.org_id === orgId)
     : activeMembership(session.view, c);
-  if (!membership) throw orgId ? errors.not_a_member() : errors.no_active_organization();
+  if (!membership) throw orgId ? guardErrors.not_a_member() : errors.no_active_organization();
   if (!membership.permissions.includes('service-clients:manage')) throw errors.admin_required();
   return membership.org_id;
 }
@@ -117,7 +118,7 @@ export function registerServiceClientRoutes(app: App, identity: IdentityContext)
   app.openapi(meRoute, async (c) => {
     const token = bearerToken(c);
     const client = token ? await verifyServiceToken(db, token) : null;
-    if (!client) throw errors.invalid_token();
+    if (!client) throw guardErrors.invalid_token();
     c.header('Cache-Control', 'no-store');
     return c.json(client, 200);
   });
