@@ -14,7 +14,13 @@ import { type App, clientIp, sameSiteOnly, z } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.js';
-import { DEFAULT_REALM, findUserByEmail, findUserById, normalizeEmail } from '../accounts/repository.js';
+import {
+  DEFAULT_REALM,
+  findUserByEmail,
+  findUserById,
+  normalizeEmail,
+  REALM_ID,
+} from '../accounts/repository.js';
 import { createMfaChallenge, deleteMfaChallenge, findMfaChallenge } from '../mfa/challenges.js';
 import { acceptSecondFactorCode } from '../mfa/enrolment.js';
 import { isLevel } from '../sessions/assurance.js';
@@ -30,8 +36,6 @@ const registration = z.object({
   name: z.string().trim().min(1).max(200),
   orgName: z.string().trim().min(1).max(200),
 });
-
-const REALM_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 export function registerAuthRoutes(app: App, identity: IdentityContext) {
   const { db } = identity;

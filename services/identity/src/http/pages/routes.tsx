@@ -8,7 +8,7 @@
 import { MFA_COOKIE } from '@xv/platform';
 import { type App, activeMembership, cspNonce } from '@xv/platform/http';
 import { getCookie } from 'hono/cookie';
-import { findOrganization, findUserById, membersOf } from '../../accounts/repository.js';
+import { findOrganization, findUserById, membersOf, REALM_ID } from '../../accounts/repository.js';
 import { findMfaChallenge } from '../../mfa/challenges.js';
 import { remainingRecoveryCodes } from '../../mfa/recovery.js';
 import { passkeyListing } from '../../passkeys/webauthn.js';
@@ -20,8 +20,6 @@ import { safeRedirect } from '../redirects.js';
 import { AccountPage } from './account.js';
 import { asDocument } from './frame.js';
 import { LoginPage, RegisterPage, TwoFactorPage } from './sign-in.js';
-
-const REALM_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 export function registerPageRoutes(app: App, identity: IdentityContext) {
   const { db, assets } = identity;
