@@ -1,11 +1,12 @@
 /**
  * @module db
- * The shape of the identity service's tables (migrations 0001–0099), as Kysely
- * sees them. Other parts of the service (credentials, wallet) describe their own
- * tables in the same way and combine them: `Tables & CredentialTables`.
+ * The shape of the identity service's tables, as Kysely sees them: the accounts'
+ * (migrations 0001–0099, here) and the credentials' (`credentials/tables.ts`),
+ * combined in `Tables`, the type the whole service is built on.
  * Times are Unix milliseconds; booleans are 0/1; lists are JSON text.
  */
 import type { Kysely } from 'kysely';
+import type { CredentialTables } from './credentials/tables.js';
 
 export interface RealmsTable {
   id: string;
@@ -137,7 +138,7 @@ export interface AccessRevocationsTable {
   changed_at: number;
 }
 
-export interface Tables {
+export interface AccountTables {
   realms: RealmsTable;
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -150,5 +151,8 @@ export interface Tables {
   service_clients: ServiceClientsTable;
   access_revocations: AccessRevocationsTable;
 }
+
+/** Every table of the service. */
+export type Tables = AccountTables & CredentialTables;
 
 export type IdentityDb = Kysely<Tables>;

@@ -1,14 +1,12 @@
 /**
  * @module errors
- * Every JSON error the identity service answers with, named once.
+ * The JSON errors of the identity service's own, named once. Codes every service
+ * shares (`unauthenticated`, `invalid_token`, `not_a_member`, `rate_limited`, …) are
+ * the platform's: `platformErrors` and the guard's `guardErrors`.
  */
 import { defineErrors } from '@xv/platform';
 
 export const errors = defineErrors('identity', {
-  unauthenticated: { status: 401, message: 'Sign in first.' },
-  invalid_token: { status: 401, message: 'The bearer token is not valid.' },
-  insufficient_scope: { status: 403, message: 'The token does not carry the scope this needs.' },
-  not_a_member: { status: 403, message: 'You are not a member of that organization.' },
   admin_required: { status: 403, message: 'Only an administrator of the organization can do this.' },
   realm_wide_forbidden: {
     status: 403,

@@ -1,31 +1,65 @@
 /**
  * @module service
- * The identity service: its settings, migrations and routes. Each feature folder
- * registers its own routes on the app with the shared identity context.
+ * The identity service: its settings, migrations and wiring. `setup` builds the
+ * domain objects (key-encryption key, revocation epoch, session store, rate limits),
+ * the identity context the routes share, and registers the routes of each API area
+ * (`http/`) with it.
  */
 import { defineService } from '@xv/platform/service';
-import { registerAuthRoutes } from './auth/routes.js';
-import { createIdentityContext } from './context.js';
+import { prepareDummyHash } from './accounts/passwords.js';
 import { registerCredentialRoutes } from './credentials/register.js';
 import { credentialSettings } from './credentials/settings.js';
-import { registerMfaRoutes } from './mfa/routes.js';
+import type { Tables } from './db.js';
+import { registerAuthRoutes } from './http/auth.js';
+import { createIdentityContext } from './http/context.js';
+import { registerMfaRoutes } from './http/mfa.js';
+import { registerOrganizationRoutes } from './http/organizations.js';
+import { registerPageRoutes } from './http/pages/routes.js';
+import { registerPasskeyRoutes } from './http/passkeys.js';
+import { registerRevocationRoutes } from './http/revocations.js';
+import { registerServiceClientRoutes } from './http/service-clients.js';
+import { registerSessionRoutes } from './http/sessions.js';
+import { loadIdentityKek } from './kek.js';
+import { sealPlaintextTotpSecrets } from './mfa/totp.js';
 import { migrations } from './migrations/index.js';
-import { registerOrganizationRoutes } from './orgs/routes.js';
-import { registerPageRoutes } from './pages/routes.js';
-import { registerPasskeyRoutes } from './passkeys/routes.js';
-import { registerRevocationRoutes } from './revocations/routes.js';
-import { registerServiceClientRoutes } from './service-clients/routes.js';
-import { registerSessionRoutes } from './sessions/routes.js';
+import { RevocationEpoch } from './revocations/epoch.js';
+import { SessionStore } from './sessions/store.js';
 import { identitySettings } from './settings.js';
+import { createLimiters, createSignInThrottle } from './sign-in/limiters.js';
 
-export const identityService = defineService()({
+export const identityService = defineService<Tables>()({
   name: 'identity',
   description:
     'Multi-realm customer identity: the shared sign-in session, 2FA, step-up, organizations, service clients and verifiable credentials.',
   settings: { ...identitySettings, ...credentialSettings },
   migrations,
   async setup(app, ctx) {
-    const identity = await createIdentityContext(ctx);
+    const { config, database } = ctx;
+    const db = database.kysely;
+    const kek = loadIdentityKek(config.kek, ctx.settings.dataDir);
+    await sealPlaintextTotpSecrets(db, kek);
+    await prepareDummyHash();
+    const revocations = new RevocationEpoch(db);
+    ctx.onClose(() => revocations.close());
+    const sessions = new SessionStore(
+      db,
+      {
+        idleMs: config.sessionIdleSeconds * 1000,
+        lifetimeMs: config.sessionLifetimeSeconds * 1000,
+        cacheMs: config.sessionCacheMs,
+      },
+      revocations,
+    );
+    const sweep = setInterval(() => void sessions.sweepExpired().catch(() => {}), 10 * 60_000);
+    sweep.unref();
+    ctx.onClose(() => clearInterval(sweep));
+    const identity = await createIdentityContext(app, ctx, {
+      sessions,
+      revocations,
+      limiters: await createLimiters(database, config),
+      signIn: await createSignInThrottle(database, config, ctx.logger),
+      kek,
+    });
     registerSessionRoutes(app, identity);
     registerAuthRoutes(app, identity);
     registerMfaRoutes(app, identity);

@@ -1,6 +1,6 @@
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { safeRedirect } from '../src/redirects.js';
+import { safeRedirect } from '../src/http/redirects.js';
 import { enableTotp, signUp, startIdentity } from '../src/testing.js';
 import { email, location } from './helpers.js';
 

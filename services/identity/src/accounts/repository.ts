@@ -12,6 +12,9 @@ import { permissionsOf, type Role } from './roles.js';
 
 export const DEFAULT_REALM = 'default';
 
+/** What a realm id looks like: a sign-in form naming anything else is refused before any look-up. */
+export const REALM_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
 export type User = UsersTable;
 export type Organization = OrganizationsTable;
 

@@ -9,12 +9,10 @@
  * alone cannot bind the thief's authenticator. A person whose organization requires 2FA
  * cannot remove their last second factor.
  */
-import { consumeOrReject, isLimited } from '@xv/platform';
+import { consumeOrReject, isLimited, type RateLimiter } from '@xv/platform';
 import { sql } from 'kysely';
 import { verifyPassword } from '../accounts/passwords.js';
 import { normalizeEmail } from '../accounts/repository.js';
-import { withQuery } from '../auth/web.js';
-import type { IdentityContext } from '../context.js';
 import type { IdentityDb, UsersTable } from '../db.js';
 import { errors } from '../errors.js';
 import { provedWithin } from '../sessions/assurance.js';
@@ -52,13 +50,23 @@ export function provedAal2Recently(session: SessionRecord, now = Date.now()): bo
   return provedWithin(session, 'AAL2', RECENT_PROOF_SECONDS * 1000, now);
 }
 
+/** What deciding on an authenticator change needs. */
+export interface ChangePolicy {
+  db: IdentityDb;
+  /** Wrong re-entered passwords count against the account's sign-in lockout here. */
+  limiter: RateLimiter;
+  /** This service's public origin, for the step-up address. */
+  ownOrigin: string;
+}
+
 /** Where the account page sends a person to prove AAL2 again before a change. */
-export function stepUpUrl(identity: IdentityContext): string {
-  return `${identity.ownOrigin}${withQuery('/step-up', {
+export function stepUpUrl(ownOrigin: string): string {
+  const query = new URLSearchParams({
     aal: 'AAL2',
     max_age: String(RECENT_PROOF_SECONDS),
     redirect: '/account',
-  })}`;
+  });
+  return `${ownOrigin}/step-up?${query}`;
 }
 
 /**
@@ -67,28 +75,28 @@ export function stepUpUrl(identity: IdentityContext): string {
  * the account's password.
  */
 export async function authorizeAuthenticatorChange(
-  identity: IdentityContext,
+  policy: ChangePolicy,
   session: SessionRecord,
   user: UsersTable,
   change: { binding?: boolean; password?: string | undefined } = {},
 ): Promise<SecondFactors> {
-  const factors = await secondFactorsOf(identity.db, user);
+  const factors = await secondFactorsOf(policy.db, user);
   if (hasAny(factors)) {
     if (!provedAal2Recently(session))
-      throw errors.step_up_required(undefined, { aal: 'AAL2', stepUpUrl: stepUpUrl(identity) });
+      throw errors.step_up_required(undefined, { aal: 'AAL2', stepUpUrl: stepUpUrl(policy.ownOrigin) });
     return factors;
   }
-  if (change.binding) await checkPasswordAgain(identity, user, change.password);
+  if (change.binding) await checkPasswordAgain(policy.limiter, user, change.password);
   return factors;
 }
 
 /** A re-entered password; wrong ones count against the account's sign-in lockout. */
-async function checkPasswordAgain(identity: IdentityContext, user: UsersTable, password: string | undefined) {
+async function checkPasswordAgain(limiter: RateLimiter, user: UsersTable, password: string | undefined) {
   if (!password) throw errors.password_required();
   const key = `${user.realm_id}:${normalizeEmail(user.email)}`;
-  if (await isLimited(identity.limiters.account, key)) await consumeOrReject(identity.limiters.account, key);
+  if (await isLimited(limiter, key)) await consumeOrReject(limiter, key);
   if (await verifyPassword(user.password_hash, password)) return;
-  await consumeOrReject(identity.limiters.account, key);
+  await consumeOrReject(limiter, key);
   throw errors.wrong_password();
 }
 

@@ -199,3 +199,24 @@ export async function completeAuthentication(
     userVerified: info.userVerified,
   };
 }
+
+/** The user's passkeys as the account page and the API list them. */
+export async function passkeyListing(db: IdentityDb, userId: string) {
+  return (await passkeysOf(db, userId)).map((p) => ({
+    id: p.id,
+    name: p.name,
+    aal: passkeyAssurance({ deviceBound: p.device_bound === 1, userVerified: p.user_verified === 1 }),
+    created_at: p.created_at,
+    last_used_at: p.last_used_at,
+  }));
+}
+
+/** Removes one of the user's passkeys; false when they have none with that id. */
+export async function removePasskey(db: IdentityDb, userId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('passkeys')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}

@@ -16,6 +16,7 @@ import type { AssuranceLevel, IdentitySession } from '@xv/platform';
 import { hashToken, newId, newSecretToken } from '@xv/platform';
 import { membershipsOf } from '../accounts/repository.js';
 import type { IdentityDb } from '../db.js';
+import { higherLevel, mergeAmr } from './assurance.js';
 
 export interface SessionPolicy {
   idleMs: number;
@@ -223,4 +224,20 @@ export class SessionStore {
       this.cache.delete(key);
     }
   }
+}
+
+/**
+ * The session a step-up makes of `session` once the person proved a factor they
+ * already had: the methods merged, the higher level kept, the level just proved
+ * fresh and a level proved earlier keeping the time it was proved.
+ */
+export function steppedUp(session: SessionRecord, proof: { amr: string[]; aal: AssuranceLevel }): NewSession {
+  const now = provedNow(proof.aal);
+  return {
+    realmId: session.realmId,
+    userId: session.userId,
+    amr: mergeAmr(session.amr, proof.amr),
+    aal: higherLevel(session.aal, proof.aal),
+    provedAt: { aal2: now.aal2 ?? session.aal2At, aal3: now.aal3 ?? session.aal3At },
+  };
 }

@@ -1,10 +1,11 @@
 /**
- * @module pages/sign-in
+ * @module http/pages/sign-in
  * `/login`, `/login/2fa` and `/register`: plain forms posting to the spec's
- * endpoints (which answer 303), with the errors those endpoints send back.
+ * endpoints (which answer 303), with the errors those endpoints send back. The
+ * passkey button runs `client/sign-in.ts`.
  */
-import { CLIENT_SCRIPT } from './client.js';
-import { Layout } from './layout.js';
+import type { ClientAssets } from '@xv/platform/pages';
+import { IdentityPage } from './frame.js';
 
 const LOGIN_ERRORS: Record<string, string> = {
   '1': 'The e-mail address or the password is wrong.',
@@ -43,6 +44,7 @@ export function LoginPage(props: {
   aal: string | null;
   realm: string | null;
   signedInAs?: string | undefined;
+  assets: ClientAssets;
   nonce: string;
 }) {
   const wantsPasskey = props.aal === 'AAL3';
@@ -58,7 +60,7 @@ export function LoginPage(props: {
     </button>
   );
   return (
-    <Layout title="Sign in">
+    <IdentityPage title="Sign in" assets={props.assets} scripts={['sign-in']} nonce={props.nonce}>
       <section>
         <h1>Sign in</h1>
         {props.aal && LEVEL_NAMES[props.aal] ? (
@@ -87,14 +89,13 @@ export function LoginPage(props: {
           New here? <a href="/register">Start a trial</a>
         </p>
       </section>
-      <script nonce={props.nonce} dangerouslySetInnerHTML={{ __html: CLIENT_SCRIPT }} />
-    </Layout>
+    </IdentityPage>
   );
 }
 
-export function TwoFactorPage(props: { error?: string | undefined }) {
+export function TwoFactorPage(props: { error?: string | undefined; assets: ClientAssets }) {
   return (
-    <Layout title="Two-factor sign-in">
+    <IdentityPage title="Two-factor sign-in" assets={props.assets}>
       <section>
         <h1>Enter your code</h1>
         <p>Open your authenticator app and enter the 6-digit code, or use one of your recovery codes.</p>
@@ -119,13 +120,13 @@ export function TwoFactorPage(props: { error?: string | undefined }) {
           <a href="/login">Start again</a>
         </p>
       </section>
-    </Layout>
+    </IdentityPage>
   );
 }
 
-export function RegisterPage(props: { error?: string | undefined }) {
+export function RegisterPage(props: { error?: string | undefined; assets: ClientAssets }) {
   return (
-    <Layout title="Start a trial">
+    <IdentityPage title="Start a trial" assets={props.assets}>
       <section>
         <h1>Start a trial</h1>
         <p>Creates your organization with you as its administrator.</p>
@@ -162,6 +163,6 @@ export function RegisterPage(props: { error?: string | undefined }) {
           Already have an account? <a href="/login">Sign in</a>
         </p>
       </section>
-    </Layout>
+    </IdentityPage>
   );
 }

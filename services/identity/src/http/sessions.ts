@@ -1,15 +1,15 @@
 /**
- * @module sessions/routes
+ * @module http/sessions
  * | GET /api/session | cookie `xv_session`; credentialed CORS for the shared domain | session object, or 401 `{authenticated:false}` |
  * | GET /step-up     | query `redirect*`, `aal` (default AAL2), `max_age` (seconds)   | 302 to `redirect` at the level (proved within `max_age` when given), else to `/login?aal&redirect`; 400 page for a bad redirect |
  */
-import { type App, createRoute, sharedDomainCors, z } from '@xv/platform/http';
-import { withQuery } from '../auth/web.js';
-import type { IdentityContext } from '../context.js';
-import { MessagePage } from '../pages/layout.js';
-import { safeRedirect } from '../redirects.js';
-import { jsonResponse, sessionSchema } from '../schemas.js';
-import { isLevel, meetsLevel, provedWithin } from './assurance.js';
+import { type App, createRoute, jsonResponse, sharedDomainCors, z } from '@xv/platform/http';
+import { isLevel, meetsLevel, provedWithin } from '../sessions/assurance.js';
+import type { IdentityContext } from './context.js';
+import { withQuery } from './forms.js';
+import { renderMessagePage } from './pages/frame.js';
+import { safeRedirect } from './redirects.js';
+import { sessionSchema } from './schemas.js';
 
 const sessionRoute = createRoute({
   method: 'get',
@@ -37,7 +37,10 @@ export function registerSessionRoutes(app: App, identity: IdentityContext) {
       const message = !redirect
         ? 'The address to return to is missing or not allowed: it must be a page of this platform (a host under the shared domain, or localhost).'
         : 'The assurance level must be AAL1, AAL2 or AAL3.';
-      return c.html(<MessagePage title="This link cannot be followed" message={message} />, 400);
+      return c.html(
+        renderMessagePage(identity.assets, { title: 'This link cannot be followed', message }),
+        400,
+      );
     }
     const session = await identity.currentSession(c);
     // `max_age` (as in OpenID Connect): the level must have been proved that recently, e.g. before an authenticator change.

@@ -1,28 +1,28 @@
 /**
- * @module pages/routes
+ * @module http/pages/routes
  * The pages a person uses: `/login` (honours `aal`, `redirect`, `realm`),
- * `/login/2fa`, `/register` and `/account`. Server-rendered, no external assets.
+ * `/login/2fa`, `/register` and `/account`. Server-rendered; their scripts and
+ * stylesheets are the bundles of `src/client/`.
  */
 
 import { MFA_COOKIE } from '@xv/platform';
 import { type App, activeMembership, cspNonce } from '@xv/platform/http';
 import { getCookie } from 'hono/cookie';
-import { findOrganization, findUserById, membersOf } from '../accounts/repository.js';
-import { withQuery } from '../auth/web.js';
+import { findOrganization, findUserById, membersOf, REALM_ID } from '../../accounts/repository.js';
+import { findMfaChallenge } from '../../mfa/challenges.js';
+import { remainingRecoveryCodes } from '../../mfa/recovery.js';
+import { passkeyListing } from '../../passkeys/webauthn.js';
+import { listServiceClients } from '../../service-clients/repository.js';
+import { isLevel, meetsLevel } from '../../sessions/assurance.js';
 import type { IdentityContext } from '../context.js';
-import { findMfaChallenge } from '../mfa/challenges.js';
-import { remainingRecoveryCodes } from '../mfa/recovery.js';
-import { passkeyAssurance, passkeysOf } from '../passkeys/webauthn.js';
+import { withQuery } from '../forms.js';
 import { safeRedirect } from '../redirects.js';
-import { listServiceClients } from '../service-clients/repository.js';
-import { isLevel, meetsLevel } from '../sessions/assurance.js';
 import { AccountPage } from './account.js';
+import { asDocument } from './frame.js';
 import { LoginPage, RegisterPage, TwoFactorPage } from './sign-in.js';
 
-const REALM_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
-
 export function registerPageRoutes(app: App, identity: IdentityContext) {
-  const { db } = identity;
+  const { db, assets } = identity;
   const redirectOf = (value: unknown) => safeRedirect(value, identity.redirectPolicy);
   const noStore = { 'Cache-Control': 'no-store' };
 
@@ -33,14 +33,17 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
     const realm = c.req.query('realm');
     const session = await identity.currentSession(c);
     return c.html(
-      <LoginPage
-        error={c.req.query('error')}
-        redirect={redirectOf(c.req.query('redirect'))}
-        aal={isLevel(aal) ? aal : null}
-        realm={realm && REALM_ID.test(realm) ? realm : null}
-        signedInAs={session?.view.user.email}
-        nonce={cspNonce(c)}
-      />,
+      asDocument(
+        <LoginPage
+          error={c.req.query('error')}
+          redirect={redirectOf(c.req.query('redirect'))}
+          aal={isLevel(aal) ? aal : null}
+          realm={realm && REALM_ID.test(realm) ? realm : null}
+          signedInAs={session?.view.user.email}
+          assets={assets}
+          nonce={cspNonce(c)}
+        />,
+      ),
       200,
       noStore,
     );
@@ -49,10 +52,12 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
   app.get('/login/2fa', async (c) => {
     if (!(await findMfaChallenge(db, getCookie(c, MFA_COOKIE))))
       return c.redirect('/login?error=expired', 303);
-    return c.html(<TwoFactorPage error={c.req.query('error')} />, 200, noStore);
+    return c.html(asDocument(<TwoFactorPage error={c.req.query('error')} assets={assets} />), 200, noStore);
   });
 
-  app.get('/register', (c) => c.html(<RegisterPage error={c.req.query('error')} />, 200, noStore));
+  app.get('/register', (c) =>
+    c.html(asDocument(<RegisterPage error={c.req.query('error')} assets={assets} />), 200, noStore),
+  );
 
   app.get('/account', async (c) => {
     const session = await identity.currentSession(c);
@@ -77,29 +82,27 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
           continueUrl: redirect ? withQuery('/step-up', { aal: wanted, redirect }) : '/account',
         }
       : null;
-    const passkeys = (await passkeysOf(db, user.id)).map((p) => ({
-      id: p.id,
-      name: p.name,
-      created_at: p.created_at,
-      aal: passkeyAssurance({ deviceBound: p.device_bound === 1, userVerified: p.user_verified === 1 }),
-    }));
+    const passkeys = await passkeyListing(db, user.id);
     return c.html(
-      <AccountPage
-        view={{
-          session: session.view,
-          activeOrgId: active?.org_id,
-          publicAssistant: org ? org.public_assistant === 1 : null,
-          require2fa: org ? org.require_2fa === 1 : null,
-          totpEnabled: user.totp_secret !== null,
-          recoveryCodesLeft: await remainingRecoveryCodes(db, user.id),
-          passkeys,
-          members: admin && active ? await membersOf(db, active.org_id) : null,
-          serviceClients:
-            admin && active ? await listServiceClients(db, session.realmId, active.org_id) : null,
-          stepUp,
-        }}
-        nonce={cspNonce(c)}
-      />,
+      asDocument(
+        <AccountPage
+          view={{
+            session: session.view,
+            activeOrgId: active?.org_id,
+            publicAssistant: org ? org.public_assistant === 1 : null,
+            require2fa: org ? org.require_2fa === 1 : null,
+            totpEnabled: user.totp_secret !== null,
+            recoveryCodesLeft: await remainingRecoveryCodes(db, user.id),
+            passkeys,
+            members: admin && active ? await membersOf(db, active.org_id) : null,
+            serviceClients:
+              admin && active ? await listServiceClients(db, session.realmId, active.org_id) : null,
+            stepUp,
+          }}
+          assets={assets}
+          nonce={cspNonce(c)}
+        />,
+      ),
       200,
       noStore,
     );

@@ -1,5 +1,5 @@
 /**
- * @module passkeys/routes
+ * @module http/passkeys
  * Passkeys, the AAL3 method (contract.md):
  * | POST   /api/auth/passkey/register/options | session | WebAuthn creation options |
  * | POST   /api/auth/passkey/register/verify  | session | `{response, name?}` → `{ok, id, name, aal}` |
@@ -13,23 +13,32 @@
  */
 
 import { consumeOrReject, isLimited, platformErrors } from '@xv/platform';
-import { type App, clientIp, createRoute, z } from '@xv/platform/http';
+import {
+  type App,
+  clientIp,
+  createRoute,
+  jsonBody,
+  jsonErrorResponse,
+  jsonResponse,
+  okBody,
+  z,
+} from '@xv/platform/http';
 import { findUserById } from '../accounts/repository.js';
-import { finishPasskeySignIn } from '../auth/web.js';
-import type { IdentityContext } from '../context.js';
 import { errors } from '../errors.js';
 import { authorizeAuthenticatorChange, keepRequiredSecondFactor } from '../mfa/authenticator-changes.js';
-import { safeRedirect } from '../redirects.js';
-import { errorBody, jsonBody, jsonResponse, okBody } from '../schemas.js';
 import {
   authenticationOptions,
   completeAuthentication,
   completeRegistration,
   passkeyAssurance,
-  passkeysOf,
+  passkeyListing,
   type RelyingParty,
   registrationOptions,
-} from './webauthn.js';
+  removePasskey,
+} from '../passkeys/webauthn.js';
+import type { IdentityContext } from './context.js';
+import { safeRedirect } from './redirects.js';
+import { finishPasskeySignIn } from './sign-in.js';
 
 // The browser's PublicKeyCredential JSON; @simplewebauthn checks its inside.
 const credentialJson = z.looseObject({
@@ -40,11 +49,10 @@ const credentialJson = z.looseObject({
 });
 
 const options = z.looseObject({ challenge: z.string() });
-const unauthenticated = jsonResponse('Not signed in', errorBody);
-const rejected = jsonResponse('The response could not be verified', errorBody);
-const changeRefused = jsonResponse(
+const unauthenticated = jsonErrorResponse('Not signed in');
+const rejected = jsonErrorResponse('The response could not be verified');
+const changeRefused = jsonErrorResponse(
   'step_up_required (with aal and stepUpUrl), password_required or wrong_password',
-  errorBody,
 );
 
 const registerOptionsRoute = createRoute({
@@ -93,7 +101,7 @@ const loginOptionsRoute = createRoute({
   summary: 'Options to sign in (or step up) with a passkey',
   responses: {
     200: jsonResponse('Request options', options),
-    429: jsonResponse('Too many attempts', errorBody),
+    429: jsonErrorResponse('Too many attempts'),
   },
 });
 
@@ -110,7 +118,7 @@ const loginVerifyRoute = createRoute({
       z.object({ ok: z.literal(true), aal: z.enum(['AAL1', 'AAL2', 'AAL3']), redirect: z.string() }),
     ),
     400: rejected,
-    429: jsonResponse('Too many attempts', errorBody),
+    429: jsonErrorResponse('Too many attempts'),
   },
 });
 
@@ -146,8 +154,8 @@ const deleteRoute = createRoute({
     200: jsonResponse('Removed', okBody),
     401: unauthenticated,
     403: changeRefused,
-    404: jsonResponse('No such passkey', errorBody),
-    409: jsonResponse('second_factor_required', errorBody),
+    404: jsonErrorResponse('No such passkey'),
+    409: jsonErrorResponse('second_factor_required'),
   },
 });
 
@@ -168,18 +176,21 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
   app.openapi(registerOptionsRoute, async (c) => {
     const session = await identity.requireSession(c);
     const user = await findUserById(db, session.userId);
-    if (!user) throw errors.unauthenticated();
+    if (!user) throw platformErrors.unauthenticated('Sign in first.');
     const password = (c.req.valid('json') as { password?: string } | undefined)?.password;
-    await authorizeAuthenticatorChange(identity, session, user, { binding: true, password });
+    await authorizeAuthenticatorChange(identity.authenticatorChanges, session, user, {
+      binding: true,
+      password,
+    });
     return c.json(await registrationOptions(db, rp, user), 200);
   });
 
   app.openapi(registerVerifyRoute, async (c) => {
     const session = await identity.requireSession(c);
     const user = await findUserById(db, session.userId);
-    if (!user) throw errors.unauthenticated();
+    if (!user) throw platformErrors.unauthenticated('Sign in first.');
     // The options needed the password when the account had no second factor; if it has one now, a recent AAL2.
-    await authorizeAuthenticatorChange(identity, session, user);
+    await authorizeAuthenticatorChange(identity.authenticatorChanges, session, user);
     const body = c.req.valid('json');
     const name = body.name || `Passkey ${new Date().toISOString().slice(0, 10)}`;
     const passkey = await completeRegistration(db, rp, user, body.response as never, name);
@@ -215,29 +226,17 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
 
   app.openapi(listRoute, async (c) => {
     const session = await identity.requireSession(c);
-    const passkeys = (await passkeysOf(db, session.userId)).map((p) => ({
-      id: p.id,
-      name: p.name,
-      aal: passkeyAssurance({ deviceBound: p.device_bound === 1, userVerified: p.user_verified === 1 }),
-      created_at: p.created_at,
-      last_used_at: p.last_used_at,
-    }));
-    return c.json({ passkeys }, 200);
+    return c.json({ passkeys: await passkeyListing(db, session.userId) }, 200);
   });
 
   app.openapi(deleteRoute, async (c) => {
     const session = await identity.requireSession(c);
     const user = await findUserById(db, session.userId);
-    if (!user) throw errors.unauthenticated();
+    if (!user) throw platformErrors.unauthenticated('Sign in first.');
     const { id } = c.req.valid('param');
-    const factors = await authorizeAuthenticatorChange(identity, session, user);
+    const factors = await authorizeAuthenticatorChange(identity.authenticatorChanges, session, user);
     await keepRequiredSecondFactor(db, user.id, factors, { passkeyId: id });
-    const result = await db
-      .deleteFrom('passkeys')
-      .where('id', '=', id)
-      .where('user_id', '=', session.userId)
-      .executeTakeFirst();
-    if (Number(result.numDeletedRows) !== 1)
+    if (!(await removePasskey(db, session.userId, id)))
       throw platformErrors.not_found('No passkey of yours has that id.');
     return c.json({ ok: true as const }, 200);
   });

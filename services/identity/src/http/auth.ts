@@ -1,46 +1,34 @@
 /**
- * @module auth/routes
+ * @module http/auth
  * The sign-in form posts of the spec, each answering 303:
  * | POST /api/auth/register | email, password, name, orgName | `/account`, or `/register?error=invalid|exists` |
  * | POST /api/auth/login    | email, password, realm          | `/account` or the redirect, `/login/2fa`, `/login?error=1`, or `?error=locked` with `Retry-After` |
  * | POST /api/auth/2fa      | code (xv_mfa cookie)            | `/account` or the redirect, or `/login/2fa?error=1` |
  * | POST /api/auth/logout   | (xv_session cookie)             | `/login` |
  * Sign-in and registration refuse cross-site form posts (login CSRF); failed sign-ins make their source wait
- * (auth/throttle.ts).
+ * (sign-in/throttle.ts).
  */
 
 import { consumeOrReject, MFA_COOKIE, SESSION_COOKIE } from '@xv/platform';
 import { type App, clientIp, sameSiteOnly, z } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import {
-  hashPassword,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  verifyPassword,
-} from '../accounts/passwords.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.js';
 import {
   DEFAULT_REALM,
   findUserByEmail,
   findUserById,
   normalizeEmail,
-  registerAccount,
+  REALM_ID,
 } from '../accounts/repository.js';
-import type { IdentityContext } from '../context.js';
 import { createMfaChallenge, deleteMfaChallenge, findMfaChallenge } from '../mfa/challenges.js';
-import { useRecoveryCode } from '../mfa/recovery.js';
-import { acceptTotp, openTotpSecret, TOTP_CODE } from '../mfa/totp.js';
-import { safeRedirect } from '../redirects.js';
+import { acceptSecondFactorCode } from '../mfa/enrolment.js';
 import { isLevel } from '../sessions/assurance.js';
-import { knownDevice } from './devices.js';
-import {
-  clearMfaCookie,
-  clearSessionCookies,
-  finishSignIn,
-  readForm,
-  setMfaCookie,
-  withQuery,
-} from './web.js';
+import { checkPassword, registerWithPassword } from '../sign-in/password.js';
+import type { IdentityContext } from './context.js';
+import { readForm, withQuery } from './forms.js';
+import { safeRedirect } from './redirects.js';
+import { clearMfaCookie, clearSessionCookies, finishSignIn, knownDevice, setMfaCookie } from './sign-in.js';
 
 const registration = z.object({
   email: z.email().max(254),
@@ -48,8 +36,6 @@ const registration = z.object({
   name: z.string().trim().min(1).max(200),
   orgName: z.string().trim().min(1).max(200),
 });
-
-const REALM_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 export function registerAuthRoutes(app: App, identity: IdentityContext) {
   const { db } = identity;
@@ -69,19 +55,11 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
     } catch {
       return c.redirect('/register?error=rate_limited', 303);
     }
-    const { email, password, name, orgName } = parsed.data;
-    if (await findUserByEmail(db, DEFAULT_REALM, email)) return c.redirect('/register?error=exists', 303);
-    const result = await registerAccount(identity.database, {
-      realmId: DEFAULT_REALM,
-      email,
-      name,
-      orgName,
-      passwordHash: await hashPassword(password),
-    });
-    if (!result.ok) return c.redirect('/register?error=exists', 303);
+    const user = await registerWithPassword(identity.database, parsed.data);
+    if (!user) return c.redirect('/register?error=exists', 303);
     return finishSignIn(identity, c, {
       realmId: DEFAULT_REALM,
-      userId: result.user.id,
+      userId: user.id,
       amr: ['pwd'],
       aal: 'AAL1',
       redirect: null,
@@ -113,13 +91,13 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
       !REALM_ID.test(realmId)
     )
       return back('1');
-    const user = await findUserByEmail(db, realmId, email);
+    const account = await findUserByEmail(db, realmId, email);
     const attempt = {
       account: `${realmId}:${normalizeEmail(email)}`,
       address: clientIp(c, trustProxy),
-      device: knownDevice(identity, c, user?.id),
+      device: knownDevice(identity, c, account?.id),
       realmId,
-      userId: user?.id ?? null,
+      userId: account?.id ?? null,
     };
     const wait = await identity.signIn.waitFor(attempt);
     if (wait !== null) {
@@ -127,7 +105,8 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
       return back('locked');
     }
     // A disabled account gets the answer of a wrong password: the form does not reveal its state.
-    if (!(await verifyPassword(user?.password_hash, password)) || !user || user.disabled_at !== null) {
+    const user = await checkPassword(account, password);
+    if (!user) {
       await identity.signIn.failed(attempt);
       return back('1');
     }
@@ -169,13 +148,7 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
     }
     const user = await findUserById(db, challenge.user_id);
     if (!user?.totp_secret || user.disabled_at !== null) return c.redirect('/login?error=expired', 303);
-    const accepted =
-      code.length > 0 &&
-      code.length <= 64 &&
-      (TOTP_CODE.test(code)
-        ? await acceptTotp(db, user.id, openTotpSecret(identity.kek, user.id, user.totp_secret), code)
-        : await useRecoveryCode(db, user.id, code));
-    if (!accepted) {
+    if (!(await acceptSecondFactorCode(db, identity.kek, user.id, user.totp_secret, code))) {
       await identity.signIn.failed(attempt);
       return c.redirect('/login/2fa?error=1', 303);
     }

@@ -1,7 +1,8 @@
 /**
- * @module pages/layout
- * The frame of every identity page: one inline stylesheet, no external assets,
- * a skip link and a main landmark.
+ * @module http/legacy-layout
+ * The frame the credentials page still uses: one inline stylesheet, a skip link
+ * and a main landmark. The identity pages use the platform's `Page`
+ * (`http/pages/frame.tsx`); this goes once the credentials page does too.
  */
 import type { Child } from 'hono/jsx';
 
@@ -57,22 +58,5 @@ export function Layout(props: { title: string; children: Child; signedIn?: boole
         <main id="main">{props.children}</main>
       </body>
     </html>
-  );
-}
-
-/** A page that only says one thing: an error or a notice. */
-export function MessagePage(props: {
-  title: string;
-  message: string;
-  link?: { href: string; text: string };
-}) {
-  return (
-    <Layout title={props.title}>
-      <section>
-        <h1>{props.title}</h1>
-        <p role="alert">{props.message}</p>
-        {props.link ? <a href={props.link.href}>{props.link.text}</a> : null}
-      </section>
-    </Layout>
   );
 }

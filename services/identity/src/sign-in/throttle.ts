@@ -1,8 +1,8 @@
 /**
- * @module auth/throttle
+ * @module sign-in/throttle
  * Failed sign-ins slow the guesser down without locking the owner out. Failures
  * are counted per account *and source*: the client address, or the known device
- * (the `xv_device` cookie, auth/devices.ts) the browser proves it is. After
+ * (the `xv_device` cookie, sign-in/devices.ts) the browser proves it is. After
  * `freeFailures` failures a source must wait before its next try for that account,
  * 1 s, then 2 s, 4 s… up to `maxWaitSeconds`; a stranger's failures from elsewhere
  * never delay the owner. Two nets stay for sources that are not known devices: a
@@ -13,8 +13,8 @@
  * account exists, address, failures and wait; never the e-mail or the password.
  */
 import {
+  type AnyDatabase,
   createRateLimiter,
-  type Database,
   isLimited,
   type Logger,
   type RateLimiter,
@@ -59,7 +59,7 @@ export class SignInThrottle {
     private readonly accounts: RateLimiter,
   ) {}
 
-  static async create(database: Database, settings: ThrottleSettings, logger: Logger) {
+  static async create(database: AnyDatabase, settings: ThrottleSettings, logger: Logger) {
     const window = settings.maxWaitSeconds;
     return new SignInThrottle(
       settings,

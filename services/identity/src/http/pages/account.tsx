@@ -1,13 +1,14 @@
 /**
- * @module pages/account
+ * @module http/pages/account
  * `/account`: the signed-in person's profile, organizations and roles, 2FA
  * (QR code and recovery codes), passkeys, members and service clients for
  * administrators, sign-out, and the way back to a page that asked for a step-up.
+ * Its buttons and forms run `client/account.ts`.
  */
 import type { IdentitySession } from '@xv/platform';
-import { ROLES } from '../accounts/roles.js';
-import { CLIENT_SCRIPT } from './client.js';
-import { Layout } from './layout.js';
+import type { ClientAssets } from '@xv/platform/pages';
+import { ROLES } from '../../accounts/roles.js';
+import { IdentityPage } from './frame.js';
 
 export interface AccountView {
   session: IdentitySession;
@@ -24,118 +25,6 @@ export interface AccountView {
   /** A page asked for a level the session does not have yet. */
   stepUp: { wanted: string; redirect: string | null; met: boolean; continueUrl: string } | null;
 }
-
-const ACCOUNT_SCRIPT = `
-const byId = (id) => document.getElementById(id);
-const continueUrl = byId('account-root').dataset.continue;
-function offerContinue() {
-  if (!continueUrl) return;
-  const link = byId('continue-link');
-  link.href = continueUrl;
-  link.hidden = false;
-}
-/** The re-entered password that binding a first second factor needs (the field shows only then). */
-const factorPassword = () => byId('factor-password')?.value || undefined;
-byId('totp-start')?.addEventListener('click', async () => {
-  try {
-    const setup = await xv('/api/auth/2fa/setup', { password: factorPassword() });
-    byId('totp-qr').innerHTML = setup.qrSvg;
-    byId('totp-secret').textContent = setup.secret;
-    byId('totp-enrol').hidden = false;
-    byId('totp-start').hidden = true;
-    byId('totp-code').focus();
-  } catch (error) { show('totp-status', error.message, true); }
-});
-byId('totp-enable-form')?.addEventListener('submit', async (event) => {
-  event.preventDefault();
-  try {
-    const result = await xv('/api/auth/2fa/enable', { code: byId('totp-code').value.trim() });
-    const list = byId('recovery-codes');
-    list.replaceChildren(...result.recoveryCodes.map((code) => { const li = document.createElement('li'); li.textContent = code; return li; }));
-    byId('totp-enrol').hidden = true;
-    byId('recovery').hidden = false;
-    show('totp-status', '2FA is on. Keep these recovery codes somewhere safe: each works once. Your next verification uses a code from the app.');
-    offerContinue();
-  } catch (error) { show('totp-status', error.message, true); }
-});
-byId('totp-disable-form')?.addEventListener('submit', async (event) => {
-  event.preventDefault();
-  try {
-    await xv('/api/auth/2fa/disable', { code: byId('totp-disable-code').value.trim() });
-    location.reload();
-  } catch (error) { show('totp-status', error.message, true); }
-});
-byId('passkey-add')?.addEventListener('click', async () => {
-  try {
-    const result = await createPasskey(byId('passkey-name').value.trim() || undefined, factorPassword());
-    show('passkey-status', 'Passkey added (' + result.aal + ').');
-    setTimeout(() => location.reload(), 600);
-  } catch (error) { show('passkey-status', error.message, true); }
-});
-for (const button of document.querySelectorAll('[data-passkey-remove]')) {
-  button.addEventListener('click', async () => {
-    try { await xv('/api/auth/passkeys/' + encodeURIComponent(button.dataset.passkeyRemove), undefined, 'DELETE'); location.reload(); }
-    catch (error) { show('passkey-status', error.message, true); }
-  });
-}
-for (const button of document.querySelectorAll('[data-switch-org]')) {
-  button.addEventListener('click', async () => {
-    try { await xv('/api/org/switch', { org_id: button.dataset.switchOrg }); location.reload(); }
-    catch (error) { show('org-status', error.message, true); }
-  });
-}
-byId('public-assistant')?.addEventListener('change', async (event) => {
-  const box = event.target;
-  try {
-    await xv('/api/org/settings', { public_assistant: box.checked });
-    show('org-status', box.checked ? 'The public assistant is on.' : 'The public assistant is off.');
-  } catch (error) { box.checked = !box.checked; show('org-status', error.message, true); }
-});
-byId('require-2fa')?.addEventListener('change', async (event) => {
-  const box = event.target;
-  try {
-    await xv('/api/org/settings', { require_2fa: box.checked });
-    show('org-status', box.checked ? 'Members must keep a second factor.' : 'A second factor is optional.');
-  } catch (error) { box.checked = !box.checked; show('org-status', error.message, true); }
-});
-byId('member-form')?.addEventListener('submit', async (event) => {
-  event.preventDefault();
-  try {
-    await xv('/api/org/members', { email: byId('member-email').value.trim(), role: byId('member-role').value });
-    location.reload();
-  } catch (error) { show('member-status', error.message, true); }
-});
-for (const select of document.querySelectorAll('[data-member-role]')) {
-  select.addEventListener('change', async () => {
-    try { await xv('/api/org/members/' + encodeURIComponent(select.dataset.memberRole), { role: select.value }, 'PATCH'); location.reload(); }
-    catch (error) {
-      select.value = [...select.options].find((option) => option.defaultSelected).value;
-      show('member-status', error.message, true);
-    }
-  });
-}
-for (const button of document.querySelectorAll('[data-member-remove]')) {
-  button.addEventListener('click', async () => {
-    try { await xv('/api/org/members/' + encodeURIComponent(button.dataset.memberRemove), undefined, 'DELETE'); location.reload(); }
-    catch (error) { show('member-status', error.message, true); }
-  });
-}
-byId('client-form')?.addEventListener('submit', async (event) => {
-  event.preventDefault();
-  try {
-    const scopes = byId('client-scopes').value.split(/[\\s,]+/).filter(Boolean);
-    const result = await xv('/api/service-clients', { name: byId('client-name').value.trim(), scopes });
-    byId('client-token').textContent = result.token;
-    byId('client-created').hidden = false;
-  } catch (error) { show('client-status', error.message, true); }
-});
-for (const button of document.querySelectorAll('[data-client-revoke]')) {
-  button.addEventListener('click', async () => {
-    try { await xv('/api/service-clients/' + encodeURIComponent(button.dataset.clientRevoke), undefined, 'DELETE'); location.reload(); }
-    catch (error) { show('client-status', error.message, true); }
-  });
-}
-`;
 
 function StepUpBanner(props: { view: AccountView }) {
   const { stepUp, passkeys, totpEnabled } = props.view;
@@ -193,12 +82,18 @@ function hasSecondFactor(view: AccountView): boolean {
   return view.totpEnabled || view.passkeys.some((p) => p.aal !== 'AAL1');
 }
 
-export function AccountPage(props: { view: AccountView; nonce: string }) {
+export function AccountPage(props: { view: AccountView; assets: ClientAssets; nonce: string }) {
   const { view } = props;
   const { session } = view;
   const initial = session.user.name.trim().charAt(0).toUpperCase() || '?';
   return (
-    <Layout title="Your account" signedIn>
+    <IdentityPage
+      title="Your account"
+      signedIn
+      assets={props.assets}
+      scripts={['account']}
+      nonce={props.nonce}
+    >
       <div data-continue={view.stepUp?.continueUrl ?? ''} id="account-root">
         <h1>Your account</h1>
         <StepUpBanner view={view} />
@@ -240,7 +135,7 @@ export function AccountPage(props: { view: AccountView; nonce: string }) {
                     {m.org_id === view.activeOrgId ? (
                       'active'
                     ) : (
-                      <button type="button" class="secondary" style="margin:0" data-switch-org={m.org_id}>
+                      <button type="button" class="secondary inline" data-switch-org={m.org_id}>
                         Make active
                       </button>
                     )}
@@ -340,7 +235,7 @@ export function AccountPage(props: { view: AccountView; nonce: string }) {
               {view.passkeys.map((p) => (
                 <li>
                   {p.name} ({p.aal}){' '}
-                  <button type="button" class="secondary" style="margin:0" data-passkey-remove={p.id}>
+                  <button type="button" class="secondary inline" data-passkey-remove={p.id}>
                     Remove
                   </button>
                 </li>
@@ -366,18 +261,14 @@ export function AccountPage(props: { view: AccountView; nonce: string }) {
               {view.members.map((m) => (
                 <li>
                   {m.name} · {m.email}{' '}
-                  <select
-                    aria-label={`Role of ${m.name}`}
-                    data-member-role={m.user_id}
-                    style="width:auto;margin:0"
-                  >
+                  <select aria-label={`Role of ${m.name}`} data-member-role={m.user_id} class="inline-select">
                     {ROLES.map((role) => (
                       <option value={role} selected={role === m.role}>
                         {role}
                       </option>
                     ))}
                   </select>{' '}
-                  <button type="button" class="secondary" style="margin:0" data-member-remove={m.user_id}>
+                  <button type="button" class="secondary inline" data-member-remove={m.user_id}>
                     Remove
                   </button>
                 </li>
@@ -405,7 +296,7 @@ export function AccountPage(props: { view: AccountView; nonce: string }) {
               {view.serviceClients.map((client) => (
                 <li>
                   {client.name} · <code>{client.scopes.join(' ')}</code>{' '}
-                  <button type="button" class="secondary" style="margin:0" data-client-revoke={client.id}>
+                  <button type="button" class="secondary inline" data-client-revoke={client.id}>
                     Revoke
                   </button>
                 </li>
@@ -435,7 +326,6 @@ export function AccountPage(props: { view: AccountView; nonce: string }) {
           </form>
         </section>
       </div>
-      <script nonce={props.nonce} dangerouslySetInnerHTML={{ __html: CLIENT_SCRIPT + ACCOUNT_SCRIPT }} />
-    </Layout>
+    </IdentityPage>
   );
 }

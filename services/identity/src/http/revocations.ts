@@ -1,5 +1,5 @@
 /**
- * @module revocations/routes
+ * @module http/revocations
  * | GET /api/revocations/epoch | none | query `after` (the epoch the caller knows) | `{epoch}`: at once when it differs from `after`, else when it changes or after ~25 s |
  * | GET /api/internal/memberships | bearer internal credential | query `user_id`, `org_id` | `{member, role, permissions, active}` |
  *
@@ -11,11 +11,16 @@
  */
 
 import { platformErrors } from '@xv/platform';
-import { type App, createRoute, isInternalCaller, z } from '@xv/platform/http';
-import { findMembership, findUserById } from '../accounts/repository.js';
-import { permissionsOf } from '../accounts/roles.js';
-import type { IdentityContext } from '../context.js';
-import { errorBody, jsonResponse } from '../schemas.js';
+import {
+  type App,
+  createRoute,
+  isInternalCaller,
+  jsonErrorResponse,
+  jsonResponse,
+  z,
+} from '@xv/platform/http';
+import { memberStanding } from '../accounts/organizations.js';
+import type { IdentityContext } from './context.js';
 
 const epochRoute = createRoute({
   method: 'get',
@@ -31,7 +36,7 @@ const epochRoute = createRoute({
   },
   responses: {
     200: jsonResponse('The current epoch', z.object({ epoch: z.number().int() })),
-    400: jsonResponse('`after` is not a number', errorBody),
+    400: jsonErrorResponse('`after` is not a number'),
   },
 });
 
@@ -68,14 +73,8 @@ export function registerRevocationRoutes(app: App, identity: IdentityContext) {
     });
     if (!query.success) throw platformErrors.invalid_request('Give user_id and org_id.');
     const { user_id, org_id } = query.data;
-    const user = await findUserById(db, user_id);
-    const membership = user ? await findMembership(db, org_id, user_id) : undefined;
+    const standing = await memberStanding(db, user_id, org_id);
     c.header('Cache-Control', 'no-store');
-    return c.json({
-      member: membership !== undefined,
-      role: membership?.role ?? null,
-      permissions: membership ? permissionsOf(membership.role) : [],
-      active: user !== undefined && user.disabled_at === null,
-    });
+    return c.json(standing);
   });
 }

@@ -1,38 +1,38 @@
 /**
- * @module mfa/routes
+ * @module http/mfa
  * 2FA enrolment (contract.md), for a signed-in user:
  * | POST /api/auth/2fa/setup          | `{password?}` | `{secret, otpauthUrl, qrSvg}` (a pending secret) |
  * | POST /api/auth/2fa/enable         | `{code}`      | `{ok, recoveryCodes}` (10 codes, shown once); the session's level does not change |
  * | POST /api/auth/2fa/disable        | `{code}`      | `{ok}`; a current TOTP code or a recovery code is needed |
  * | POST /api/auth/2fa/recovery-codes |               | `{ok, recoveryCodes}`: ten new codes, the old ones stop working |
  * | GET  /api/auth/2fa                |               | `{enabled, recoveryCodesLeft}` |
- * Every change but the status needs what `authenticator-changes.ts` says: a recent AAL2 proof once the
+ * Every change but the status needs what `mfa/authenticator-changes.ts` says: a recent AAL2 proof once the
  * account has a second factor, the password to start binding the first one.
  */
 
-import { consumeOrReject, isLimited } from '@xv/platform';
-import { type App, createRoute, z } from '@xv/platform/http';
+import { platformErrors } from '@xv/platform';
+import {
+  type App,
+  createRoute,
+  jsonBody,
+  jsonErrorResponse,
+  jsonResponse,
+  okBody,
+  z,
+} from '@xv/platform/http';
 import { findUserById } from '../accounts/repository.js';
-import type { IdentityContext } from '../context.js';
 import { errors } from '../errors.js';
-import { errorBody, jsonBody, jsonResponse, okBody } from '../schemas.js';
+import { authorizeAuthenticatorChange, keepRequiredSecondFactor } from '../mfa/authenticator-changes.js';
+import {
+  acceptSecondFactorCode,
+  confirmTotpEnrolment,
+  guardCode,
+  startTotpEnrolment,
+  turnOffTotp,
+} from '../mfa/enrolment.js';
+import { issueRecoveryCodes, remainingRecoveryCodes } from '../mfa/recovery.js';
 import type { SessionRecord } from '../sessions/store.js';
-import { authorizeAuthenticatorChange, keepRequiredSecondFactor } from './authenticator-changes.js';
-import {
-  deleteRecoveryCodes,
-  issueRecoveryCodes,
-  remainingRecoveryCodes,
-  useRecoveryCode,
-} from './recovery.js';
-import {
-  acceptTotp,
-  enrolment,
-  matchingStep,
-  newTotpSecret,
-  openTotpSecret,
-  sealTotpSecret,
-  TOTP_CODE,
-} from './totp.js';
+import type { IdentityContext } from './context.js';
 
 const codeBody = jsonBody(z.object({ code: z.string().trim().min(1).max(64) }));
 /** The account's password, needed to bind a first second factor; optional once it has one. */
@@ -41,12 +41,9 @@ const passwordBody = {
   content: { 'application/json': { schema: z.object({ password: z.string().max(1024).optional() }) } },
 };
 const failures = {
-  401: jsonResponse('Not signed in', errorBody),
-  403: jsonResponse(
-    'step_up_required (with aal and stepUpUrl), password_required or wrong_password',
-    errorBody,
-  ),
-  409: jsonResponse('Wrong state, or second_factor_required', errorBody),
+  401: jsonErrorResponse('Not signed in'),
+  403: jsonErrorResponse('step_up_required (with aal and stepUpUrl), password_required or wrong_password'),
+  409: jsonErrorResponse('Wrong state, or second_factor_required'),
 };
 
 const statusRoute = createRoute({
@@ -80,8 +77,8 @@ const enableRoute = createRoute({
   request: { body: codeBody },
   responses: {
     200: jsonResponse('Enabled', z.object({ ok: z.literal(true), recoveryCodes: z.array(z.string()) })),
-    400: jsonResponse('Wrong code', errorBody),
-    429: jsonResponse('Too many wrong codes', errorBody),
+    400: jsonErrorResponse('Wrong code'),
+    429: jsonErrorResponse('Too many wrong codes'),
     ...failures,
   },
 });
@@ -93,8 +90,8 @@ const disableRoute = createRoute({
   request: { body: codeBody },
   responses: {
     200: jsonResponse('Disabled', okBody),
-    400: jsonResponse('Wrong code', errorBody),
-    429: jsonResponse('Too many wrong codes', errorBody),
+    400: jsonErrorResponse('Wrong code'),
+    429: jsonErrorResponse('Too many wrong codes'),
     ...failures,
   },
 });
@@ -114,19 +111,14 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
 
   async function signedInUser(session: SessionRecord) {
     const user = await findUserById(db, session.userId);
-    if (!user) throw errors.unauthenticated();
+    if (!user) throw platformErrors.unauthenticated('Sign in first.');
     return user;
   }
 
+  const policy = identity.authenticatorChanges;
   /** Wrong codes count against the same lockout as the sign-in's second step. */
-  async function guardCode(userId: string, check: () => Promise<boolean>) {
-    const key = `mfa:${userId}`;
-    const limited = await isLimited(identity.limiters.account, key);
-    if (limited) await consumeOrReject(identity.limiters.account, key);
-    if (await check()) return;
-    await consumeOrReject(identity.limiters.account, key);
-    throw errors.invalid_code();
-  }
+  const checkCode = (userId: string, check: () => Promise<boolean>) =>
+    guardCode(identity.limiters.account, userId, check);
 
   app.openapi(statusRoute, async (c) => {
     const user = await signedInUser(await identity.requireSession(c));
@@ -141,14 +133,8 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
     const user = await signedInUser(session);
     if (user.totp_secret) throw errors.totp_already_enabled();
     const password = (c.req.valid('json') as { password?: string } | undefined)?.password;
-    await authorizeAuthenticatorChange(identity, session, user, { binding: true, password });
-    const secret = newTotpSecret();
-    await db
-      .updateTable('users')
-      .set({ totp_pending_secret: sealTotpSecret(identity.kek, user.id, secret) })
-      .where('id', '=', user.id)
-      .execute();
-    return c.json(await enrolment(secret, user.email, identity.config.rpName), 200);
+    await authorizeAuthenticatorChange(policy, session, user, { binding: true, password });
+    return c.json(await startTotpEnrolment(db, identity.kek, user, identity.config.rpName), 200);
   });
 
   app.openapi(enableRoute, async (c) => {
@@ -157,19 +143,9 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
     if (user.totp_secret) throw errors.totp_already_enabled();
     const pending = user.totp_pending_secret;
     if (!pending) throw errors.totp_not_started();
-    await authorizeAuthenticatorChange(identity, session, user);
+    await authorizeAuthenticatorChange(policy, session, user);
     const { code } = c.req.valid('json');
-    await guardCode(user.id, async () => {
-      const step = matchingStep(openTotpSecret(identity.kek, user.id, pending), code);
-      if (step === null) return false;
-      const result = await db
-        .updateTable('users')
-        .set({ totp_secret: pending, totp_pending_secret: null, totp_last_step: step })
-        .where('id', '=', user.id)
-        .where('totp_pending_secret', '=', pending)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    });
+    await checkCode(user.id, () => confirmTotpEnrolment(db, identity.kek, user.id, pending, code));
     // The session keeps its level: a factor enrolled in a session never raises it (the next step-up uses it).
     const recoveryCodes = await issueRecoveryCodes(identity.database, user.id);
     return c.json({ ok: true as const, recoveryCodes }, 200);
@@ -179,19 +155,12 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
     const session = await identity.requireSession(c);
     const user = await signedInUser(session);
     if (!user.totp_secret) throw errors.totp_not_enabled();
-    const factors = await authorizeAuthenticatorChange(identity, session, user);
+    const factors = await authorizeAuthenticatorChange(policy, session, user);
     await keepRequiredSecondFactor(db, user.id, factors, { totp: true });
-    const secret = openTotpSecret(identity.kek, user.id, user.totp_secret);
+    const secret = user.totp_secret;
     const { code } = c.req.valid('json');
-    await guardCode(user.id, () =>
-      TOTP_CODE.test(code) ? acceptTotp(db, user.id, secret, code) : useRecoveryCode(db, user.id, code),
-    );
-    await db
-      .updateTable('users')
-      .set({ totp_secret: null, totp_pending_secret: null })
-      .where('id', '=', user.id)
-      .execute();
-    await deleteRecoveryCodes(db, user.id);
+    await checkCode(user.id, () => acceptSecondFactorCode(db, identity.kek, user.id, secret, code));
+    await turnOffTotp(db, user.id);
     return c.json({ ok: true as const }, 200);
   });
 
@@ -199,7 +168,7 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
     const session = await identity.requireSession(c);
     const user = await signedInUser(session);
     if (!user.totp_secret) throw errors.totp_not_enabled();
-    await authorizeAuthenticatorChange(identity, session, user);
+    await authorizeAuthenticatorChange(policy, session, user);
     return c.json(
       { ok: true as const, recoveryCodes: await issueRecoveryCodes(identity.database, user.id) },
       200,

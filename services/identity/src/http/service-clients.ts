@@ -1,16 +1,24 @@
 /**
- * @module service-clients/routes
+ * @module http/service-clients
  * | POST   /api/service-clients     | session, admin of the organization | `{name, scopes, org_id}` | 201 `{id, token, …}` (token shown once) |
  * | GET    /api/service-clients     | session, admin                     | query `org_id` (default: active) | `{clients}` |
  * | DELETE /api/service-clients/:id | session, admin of its organization |                          | `{ok:true}` |
  * | GET    /api/service-clients/me  | bearer service token               |                          | `{id, name, realm_id, org_id, scopes}` or 401 |
  */
-import { type App, activeMembership, bearerToken, createRoute, z } from '@xv/platform/http';
+import {
+  type App,
+  activeMembership,
+  bearerToken,
+  createRoute,
+  guardErrors,
+  jsonBody,
+  jsonErrorResponse,
+  jsonResponse,
+  okBody,
+  z,
+} from '@xv/platform/http';
 import type { Context } from 'hono';
-import type { IdentityContext } from '../context.js';
 import { errors } from '../errors.js';
-import { errorBody, jsonBody, jsonResponse, okBody } from '../schemas.js';
-import type { SessionRecord } from '../sessions/store.js';
 import {
   createServiceClient,
   findServiceClient,
@@ -18,7 +26,9 @@ import {
   revokeServiceClient,
   SCOPE_PATTERN,
   verifyServiceToken,
-} from './repository.js';
+} from '../service-clients/repository.js';
+import type { SessionRecord } from '../sessions/store.js';
+import type { IdentityContext } from './context.js';
 
 const clientInfo = z
   .object({
@@ -45,8 +55,8 @@ const createRouteDef = createRoute({
   },
   responses: {
     201: jsonResponse('Created', clientInfo.extend({ token: z.string() })),
-    401: jsonResponse('Not signed in', errorBody),
-    403: jsonResponse('Not an administrator of the organization', errorBody),
+    401: jsonErrorResponse('Not signed in'),
+    403: jsonErrorResponse('Not an administrator of the organization'),
   },
 });
 
@@ -62,8 +72,8 @@ const listRoute = createRoute({
         clients: z.array(clientInfo.extend({ created_at: z.number(), last_used_at: z.number().nullable() })),
       }),
     ),
-    401: jsonResponse('Not signed in', errorBody),
-    403: jsonResponse('Not an administrator', errorBody),
+    401: jsonErrorResponse('Not signed in'),
+    403: jsonErrorResponse('Not an administrator'),
   },
 });
 
@@ -74,9 +84,9 @@ const revokeRoute = createRoute({
   request: { params: z.object({ id: z.string().max(64) }) },
   responses: {
     200: jsonResponse('Revoked', okBody),
-    401: jsonResponse('Not signed in', errorBody),
-    403: jsonResponse('Not an administrator', errorBody),
-    404: jsonResponse('No such client', errorBody),
+    401: jsonErrorResponse('Not signed in'),
+    403: jsonErrorResponse('Not an administrator'),
+    404: jsonErrorResponse('No such client'),
   },
 });
 
@@ -87,7 +97,7 @@ const meRoute = createRoute({
   security: [{ bearer: [] }],
   responses: {
     200: jsonResponse('The client', clientInfo),
-    401: jsonResponse('No valid token', errorBody),
+    401: jsonErrorResponse('No valid token'),
   },
 });
 
@@ -96,7 +106,7 @@ function administeredOrg(c: Context, session: SessionRecord, orgId: string | und
   const membership = orgId
     ? session.view.memberships.find((m) => m.org_id === orgId)
     : activeMembership(session.view, c);
-  if (!membership) throw orgId ? errors.not_a_member() : errors.no_active_organization();
+  if (!membership) throw orgId ? guardErrors.not_a_member() : errors.no_active_organization();
   if (!membership.permissions.includes('service-clients:manage')) throw errors.admin_required();
   return membership.org_id;
 }
@@ -108,7 +118,7 @@ export function registerServiceClientRoutes(app: App, identity: IdentityContext)
   app.openapi(meRoute, async (c) => {
     const token = bearerToken(c);
     const client = token ? await verifyServiceToken(db, token) : null;
-    if (!client) throw errors.invalid_token();
+    if (!client) throw guardErrors.invalid_token();
     c.header('Cache-Control', 'no-store');
     return c.json(client, 200);
   });

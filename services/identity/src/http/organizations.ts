@@ -1,5 +1,5 @@
 /**
- * @module orgs/routes
+ * @module http/organizations
  * | GET  /api/org/resolve | none, any origin | query `org_id` or `slug` (+ `realm`) | public organization record |
  * | POST /api/org/switch  | session          | `{org_id}`                            | `{ok, org_id}`, sets `xv_org` |
  * | GET  /api/org/members | session          | (active organization)                 | `{org_id, members}` |
@@ -17,6 +17,10 @@ import {
   type App,
   activeMembership,
   createRoute,
+  guardErrors,
+  jsonBody,
+  jsonErrorResponse,
+  jsonResponse,
   publicCors,
   sharedCookieOptions,
   sharedDomainCors,
@@ -24,24 +28,18 @@ import {
 } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { setCookie } from 'hono/cookie';
-import { organizationDid, serviceDid } from '../accounts/dids.js';
 import {
-  addMembership,
-  changeMembership,
-  DEFAULT_REALM,
-  findOrganization,
-  findOrganizationBySlug,
-  findUserByEmail,
-  membersOf,
-  type Organization,
-  setPublicAssistant,
-  setRequire2fa,
-} from '../accounts/repository.js';
+  addMemberByEmail,
+  changeMember,
+  publicRecord,
+  resolveOrganization,
+  updateOrganizationSettings,
+} from '../accounts/organizations.js';
+import { membersOf } from '../accounts/repository.js';
 import { ROLES, type Role } from '../accounts/roles.js';
-import type { IdentityContext } from '../context.js';
 import { errors } from '../errors.js';
-import { errorBody, jsonBody, jsonResponse } from '../schemas.js';
 import type { SessionRecord } from '../sessions/store.js';
+import type { IdentityContext } from './context.js';
 
 const publicOrganization = z
   .object({
@@ -58,20 +56,6 @@ const publicOrganization = z
   })
   .openapi('PublicOrganization');
 
-export function publicRecord(identityUrl: string, org: Organization) {
-  return {
-    org_id: org.id,
-    name: org.name,
-    slug: org.slug,
-    did: serviceDid(identityUrl),
-    org_did: organizationDid(identityUrl, org.id),
-    verified: org.verified === 1,
-    verified_at: org.verified_at === null ? null : new Date(org.verified_at).toISOString(),
-    realm: org.realm_id,
-    public_assistant: org.public_assistant === 1,
-  };
-}
-
 const resolveRoute = createRoute({
   method: 'get',
   path: '/api/org/resolve',
@@ -85,8 +69,8 @@ const resolveRoute = createRoute({
   },
   responses: {
     200: jsonResponse('The organization', publicOrganization),
-    400: jsonResponse('Neither or both of org_id and slug', errorBody),
-    404: jsonResponse('No such organization', errorBody),
+    400: jsonErrorResponse('Neither or both of org_id and slug'),
+    404: jsonErrorResponse('No such organization'),
   },
 });
 
@@ -97,8 +81,8 @@ const switchRoute = createRoute({
   request: { body: jsonBody(z.object({ org_id: z.string().min(1).max(64) })) },
   responses: {
     200: jsonResponse('Switched', z.object({ ok: z.literal(true), org_id: z.string() })),
-    401: jsonResponse('Not signed in', errorBody),
-    403: jsonResponse('Not a member', errorBody),
+    401: jsonErrorResponse('Not signed in'),
+    403: jsonErrorResponse('Not a member'),
   },
 });
 
@@ -110,8 +94,8 @@ const listMembersRoute = createRoute({
   summary: 'Members of the active organization',
   responses: {
     200: jsonResponse('Members', z.object({ org_id: z.string(), members: z.array(member) })),
-    401: jsonResponse('Not signed in', errorBody),
-    403: jsonResponse('No organization', errorBody),
+    401: jsonErrorResponse('Not signed in'),
+    403: jsonErrorResponse('No organization'),
   },
 });
 
@@ -125,10 +109,10 @@ const addMemberRoute = createRoute({
       'Added',
       z.object({ ok: z.literal(true), org_id: z.string(), user_id: z.string(), role: z.string() }),
     ),
-    401: jsonResponse('Not signed in', errorBody),
-    403: jsonResponse('Not an administrator', errorBody),
-    404: jsonResponse('No such user', errorBody),
-    409: jsonResponse('Already a member', errorBody),
+    401: jsonErrorResponse('Not signed in'),
+    403: jsonErrorResponse('Not an administrator'),
+    404: jsonErrorResponse('No such user'),
+    409: jsonErrorResponse('Already a member'),
   },
 });
 
@@ -140,10 +124,10 @@ const membershipResult = z.object({
   role: z.string().nullable(),
 });
 const changeErrors = {
-  401: jsonResponse('Not signed in', errorBody),
-  403: jsonResponse('Not an administrator', errorBody),
-  404: jsonResponse('Not a member', errorBody),
-  409: jsonResponse('It would leave the organization without an administrator', errorBody),
+  401: jsonErrorResponse('Not signed in'),
+  403: jsonErrorResponse('Not an administrator'),
+  404: jsonErrorResponse('Not a member'),
+  409: jsonErrorResponse('It would leave the organization without an administrator'),
 };
 
 const changeRoleRoute = createRoute({
@@ -186,8 +170,8 @@ const settingsRoute = createRoute({
         require_2fa: z.boolean(),
       }),
     ),
-    401: jsonResponse('Not signed in', errorBody),
-    403: jsonResponse('Not an administrator', errorBody),
+    401: jsonErrorResponse('Not signed in'),
+    403: jsonErrorResponse('Not an administrator'),
   },
 });
 
@@ -206,21 +190,14 @@ export function registerOrganizationRoutes(app: App, identity: IdentityContext) 
   app.use('/api/org/settings', sharedDomainCors(identity.sharedDomain));
 
   app.openapi(resolveRoute, async (c) => {
-    const { org_id, slug, realm } = c.req.valid('query');
-    if ((org_id === undefined) === (slug === undefined)) throw errors.org_query_required();
-    // `!== undefined`: an empty `org_id=` is an id (found nowhere), not a lookup by an absent slug.
-    const org =
-      org_id !== undefined
-        ? await findOrganization(db, org_id)
-        : await findOrganizationBySlug(db, realm ?? DEFAULT_REALM, slug!);
-    if (!org || (realm && org.realm_id !== realm)) throw errors.org_not_found();
+    const org = await resolveOrganization(db, c.req.valid('query'));
     return c.json(publicRecord(identity.identityUrl, org), 200);
   });
 
   app.openapi(switchRoute, async (c) => {
     const session = await identity.requireSession(c);
     const { org_id } = c.req.valid('json');
-    if (!session.view.memberships.some((m) => m.org_id === org_id)) throw errors.not_a_member();
+    if (!session.view.memberships.some((m) => m.org_id === org_id)) throw guardErrors.not_a_member();
     setCookie(
       c,
       ORG_COOKIE,
@@ -233,20 +210,8 @@ export function registerOrganizationRoutes(app: App, identity: IdentityContext) 
   app.openapi(settingsRoute, async (c) => {
     const session = await identity.requireSession(c);
     const { org_id } = activeOrganization(c, session, 'org:manage');
-    const body = c.req.valid('json');
-    if (body.public_assistant !== undefined) await setPublicAssistant(db, org_id, body.public_assistant);
-    if (body.require_2fa !== undefined) await setRequire2fa(db, org_id, body.require_2fa);
-    const org = await findOrganization(db, org_id);
-    if (!org) throw errors.org_not_found();
-    return c.json(
-      {
-        ok: true as const,
-        org_id,
-        public_assistant: org.public_assistant === 1,
-        require_2fa: org.require_2fa === 1,
-      },
-      200,
-    );
+    const saved = await updateOrganizationSettings(db, org_id, c.req.valid('json'));
+    return c.json({ ok: true as const, org_id, ...saved }, 200);
   });
 
   app.openapi(listMembersRoute, async (c) => {
@@ -259,21 +224,17 @@ export function registerOrganizationRoutes(app: App, identity: IdentityContext) 
     const session = await identity.requireSession(c);
     const membership = activeOrganization(c, session, 'members:manage');
     const { email, role } = c.req.valid('json');
-    const org = await findOrganization(db, membership.org_id);
-    const user = await findUserByEmail(db, session.realmId, email);
-    if (!org || !user) throw errors.user_not_found();
-    if (!(await addMembership(db, org, user.id, role))) throw errors.already_member();
-    identity.sessions.forgetUser(user.id);
-    return c.json({ ok: true as const, org_id: org.id, user_id: user.id, role }, 201);
+    const orgId = membership.org_id;
+    const userId = await addMemberByEmail(db, { orgId, realmId: session.realmId, email, role });
+    identity.sessions.forgetUser(userId);
+    return c.json({ ok: true as const, org_id: orgId, user_id: userId, role }, 201);
   });
 
   /** Changes (or with `role` null ends) a membership of the admin's active organization. */
   async function change(c: Context, userId: string, role: Role | null) {
     const session = await identity.requireSession(c);
     const { org_id } = activeOrganization(c, session, 'members:manage');
-    const outcome = await changeMembership(identity.database, org_id, userId, role);
-    if (outcome === 'not_found') throw errors.member_not_found();
-    if (outcome === 'last_admin') throw errors.last_admin();
+    await changeMember(identity.database, org_id, userId, role);
     await identity.membershipChanged({ orgId: org_id, userId, role, byUserId: session.userId });
     return { ok: true as const, org_id, user_id: userId, role };
   }
