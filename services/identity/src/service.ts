@@ -6,8 +6,8 @@
 import { defineService } from '@xv/platform/service';
 import { registerAuthRoutes } from './auth/routes.js';
 import { createIdentityContext } from './context.js';
-import { registerCredentialRoutes } from './credentials/register.js';
-import { credentialSettings } from './credentials/settings.js';
+import { credentialSettings } from './credentials/index.js';
+import { registerCredentialRoutes } from './http/credentials/register.js';
 import { registerMfaRoutes } from './mfa/routes.js';
 import { migrations } from './migrations/index.js';
 import { registerOrganizationRoutes } from './orgs/routes.js';

@@ -1,5 +1,5 @@
 /**
- * @module oid4vci/proof
+ * @module credentials/oid4vci/proof
  * The wallet's proof of possession (OpenID4VCI `jwt` proof type): a JWT of `typ`
  * `openid4vci-proof+jwt`, ES256, with the wallet's public key in the header
  * (`jwk`), addressed to this issuer (`aud`), freshly issued (`iat`), carrying a
@@ -7,8 +7,8 @@
  * token (or with none). The key it proves becomes the credential's
  * `cnf.jwk`.
  */
-import { ALLOWED_ALGS, importPublicJwk, type PublicJwk, parseJws, verifyEs256 } from '../credentials/jws.js';
-import { CLOCK_SKEW_SECONDS } from '../credentials/verifier.js';
+import { ALLOWED_ALGS, importPublicJwk, type PublicJwk, parseJws, verifyEs256 } from '../sd-jwt/jws.js';
+import { CLOCK_SKEW_SECONDS } from '../verification/verifier.js';
 import { invalidProof, OAuthError } from './oauth-error.js';
 import type { WalletIssuance } from './wallet.js';
 

@@ -1,5 +1,5 @@
 /**
- * @module credentials/status-list
+ * @module credentials/status/status-list
  * Revocation published as an IETF Token Status List (`statuslist+jwt`, one bit a
  * credential: 0 valid, 1 revoked). Every credential gets a random free slot in the
  * newest open list, so neighbouring indexes say nothing about issuance order; a
@@ -10,9 +10,9 @@ import { randomInt } from 'node:crypto';
 import { StatusList } from '@sd-jwt/jwt-status-list';
 import { newId } from '@xv/platform';
 import type { Kysely } from 'kysely';
-import { signEs256 } from './jws.js';
-import type { IssuerKeyring } from './keys/issuer-keys.js';
-import type { CredentialTables } from './tables.js';
+import type { IssuerKeyring } from '../keys/issuer-keys.js';
+import { signEs256 } from '../sd-jwt/jws.js';
+import type { CredentialTables } from '../tables.js';
 
 type Db = Kysely<CredentialTables>;
 

@@ -1,5 +1,5 @@
 /**
- * @module oid4vci/wallet
+ * @module credentials/oid4vci/wallet
  * The pre-authorized code flow of OpenID4VCI, without HTTP: credential offers
  * (with an optional 4-digit PIN, `tx_code`), the one-time exchange of a code for
  * an access token, and single-use nonces (`c_nonce`), each good only with the access
@@ -10,8 +10,8 @@
 import { randomInt } from 'node:crypto';
 import { hashToken, newId, newSecretToken, sha256Hex } from '@xv/platform';
 import type { Kysely } from 'kysely';
-import type { CredentialTables, WalletTokensTable } from '../credentials/tables.js';
-import type { CredentialType } from '../credentials/types.js';
+import type { CredentialTables, WalletTokensTable } from '../tables.js';
+import type { CredentialType } from '../types.js';
 import { invalidGrant, invalidRequest } from './oauth-error.js';
 
 type Db = Kysely<CredentialTables>;

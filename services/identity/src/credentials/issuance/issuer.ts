@@ -1,6 +1,7 @@
 /**
- * @module credentials/credentials
- * Issuing SD-JWT VCs (`typ` `dc+sd-jwt`), listing them and revoking them. Each
+ * @module credentials/issuance/issuer
+ * Issuing SD-JWT VCs (`typ` `dc+sd-jwt`, packed and signed by `@sd-jwt/sd-jwt-vc`),
+ * listing them and revoking them. Each
  * credential is stored with its status-list slot (the slot's uniqueness is the
  * database's) before it is signed, so every credential in a holder's hands can be
  * revoked. `iat` is rounded down to the day
@@ -9,13 +10,13 @@
  */
 import { newId } from '@xv/platform';
 import type { Kysely } from 'kysely';
-import { InsertBatcher } from './batch-insert.js';
-import { type JsonObject, jwkThumbprint, type PublicJwk, signEs256 } from './jws.js';
-import type { IssuerKeyring } from './keys/issuer-keys.js';
-import { packDisclosures } from './sd-jwt.js';
-import type { StatusLists } from './status-list.js';
-import type { CredentialsTable, CredentialTables } from './tables.js';
-import { CREDENTIAL_CATALOGUE, type CredentialType, vctOf } from './types.js';
+import type { IssuerKeyring } from '../keys/issuer-keys.js';
+import { type JsonObject, jwkThumbprint, type PublicJwk } from '../sd-jwt/jws.js';
+import { disclosureFrame, issueSdJwtVc, sdJwtIssuer } from '../sd-jwt/library.js';
+import { InsertBatcher } from '../shared/batch-insert.js';
+import type { StatusLists } from '../status/status-list.js';
+import type { CredentialsTable, CredentialTables } from '../tables.js';
+import { CREDENTIAL_CATALOGUE, type CredentialType, vctOf } from '../types.js';
 
 type Db = Kysely<CredentialTables>;
 
@@ -68,12 +69,11 @@ export interface IssuerIdentity {
 
 export type RevokeOutcome = 'revoked' | 'not_found' | 'forbidden';
 
-/** The top-level claims a credential never discloses selectively. */
-export const CLEAR_CLAIMS = ['iss', 'sub', 'vct', 'vct#integrity', 'cnf', 'status', 'iat', 'exp', 'nbf'];
-
 export class CredentialService {
   /** Credentials issued at the same moment are stored in one statement; a taken status slot comes back false. */
   private readonly inserts: InsertBatcher<CredentialsTable>;
+  /** The library instance of the current signing key (rebuilt when the key rotates). */
+  private signer: { kid: string; instance: ReturnType<typeof sdJwtIssuer> } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -126,11 +126,11 @@ export class CredentialService {
       return stored && slot;
     });
     const { disclosable, nested } = CREDENTIAL_CATALOGUE[request.type];
-    const { payload, disclosures } = packDisclosures(request.claims, disclosable, nested);
-    const jwt = signEs256(
-      { typ: 'dc+sd-jwt', kid: `${this.issuer.did}#${key.kid}` },
+    if (this.signer?.kid !== key.kid) this.signer = { kid: key.kid, instance: sdJwtIssuer(key.privateKey) };
+    const sdjwt = await issueSdJwtVc(
+      this.signer.instance,
       {
-        ...payload,
+        ...request.claims,
         iss: this.issuer.did,
         sub: request.subject,
         vct,
@@ -139,7 +139,8 @@ export class CredentialService {
         status: { status_list: { idx: slot.idx, uri: this.statusLists.uriOf(slot.listId) } },
         ...(request.holderJwk ? { cnf: { jwk: request.holderJwk } } : {}),
       },
-      key.privateKey,
+      disclosureFrame(request.claims, disclosable, nested),
+      { typ: 'dc+sd-jwt', kid: `${this.issuer.did}#${key.kid}` },
     );
     return {
       id,
@@ -148,7 +149,7 @@ export class CredentialService {
       issuer: this.issuer.did,
       subject: request.subject,
       claims: request.claims,
-      sdjwt: `${jwt}~${disclosures.map((d) => `${d}~`).join('')}`,
+      sdjwt,
       issuedAt: new Date(iat * 1000).toISOString(),
       expiresAt: exp,
     };

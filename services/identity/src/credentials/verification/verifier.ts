@@ -1,17 +1,18 @@
 /**
- * @module credentials/verifier
- * Verifying an SD-JWT VC of this issuer, every check done here rather than left
- * to a library: the `alg` allow-list (ES256 only), `typ` `dc+sd-jwt`, the issuer
- * and its key (active or retired), the signature, `exp`/`nbf`/`iat` with a small
- * skew, the Disclosures (RFC 9901 §7.1), revocation through our status list and,
- * when a nonce is asked for, the Key Binding JWT: signed by the `cnf.jwk` key, of
- * `typ` `kb+jwt`, with that nonce, the right `sd_hash`, a fresh `iat`, the
- * audience when one is named, and never accepted twice.
+ * @module credentials/verification/verifier
+ * Verifying an SD-JWT VC of this issuer. `@sd-jwt/sd-jwt-vc` checks the issuer
+ * signature (with the key we resolve) and `iat`/`nbf`/`exp` with a small skew;
+ * everything the library leaves to its caller or does not do (docs/credentials.md,
+ * "Libraries and gaps") is checked here: the `alg` allow-list (ES256 only), `typ`
+ * `dc+sd-jwt`, the issuer and its key (active or retired), integer times, the
+ * Disclosures (RFC 9901 §7.1), revocation through our status list and, when a
+ * nonce is asked for, the Key Binding JWT: signed by the `cnf.jwk` key, of `typ`
+ * `kb+jwt`, with that nonce, the right `sd_hash`, a fresh `iat`, the audience
+ * when one is named, and never accepted twice.
  */
 import { hashToken } from '@xv/platform';
 import type { Kysely } from 'kysely';
-import { InsertBatcher } from './batch-insert.js';
-import { CLEAR_CLAIMS } from './credentials.js';
+import type { IssuerKeyring } from '../keys/issuer-keys.js';
 import {
   ALLOWED_ALGS,
   importPublicJwk,
@@ -19,11 +20,13 @@ import {
   type JsonObject,
   parseJws,
   verifyEs256,
-} from './jws.js';
-import type { IssuerKeyring } from './keys/issuer-keys.js';
-import { discloseClaims, SdJwtError, sdHashOf, splitSdJwt } from './sd-jwt.js';
-import { STATUS_VALID, type StatusLists } from './status-list.js';
-import type { CredentialTables, KbPresentationsTable } from './tables.js';
+} from '../sd-jwt/jws.js';
+import { type IssuerKeyOption, sdJwtValidator } from '../sd-jwt/library.js';
+import { discloseClaims, SdJwtError, sdHashOf, splitSdJwt } from '../sd-jwt/sd-jwt.js';
+import { InsertBatcher } from '../shared/batch-insert.js';
+import { STATUS_VALID, type StatusLists } from '../status/status-list.js';
+import type { CredentialTables, KbPresentationsTable } from '../tables.js';
+import { CLEAR_CLAIMS } from '../types.js';
 
 /** Clock skew tolerated on exp, nbf and iat, seconds. */
 export const CLOCK_SKEW_SECONDS = 60;
@@ -57,10 +60,22 @@ const fail = (reason: string, message: string): never => {
 
 const isInt = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
 
+/** The reason of a failure the library reports (it throws plain errors with these messages). */
+function libraryReason(error: unknown): Invalid {
+  const message = error instanceof Error ? error.message : String(error);
+  if (message.includes('Invalid JWT Signature'))
+    return new Invalid('bad_signature', 'The signature does not verify.');
+  if (message.includes('expired')) return new Invalid('expired', 'The credential has expired.');
+  if (message.includes('not yet valid'))
+    return new Invalid('not_yet_valid', 'The credential is not valid yet.');
+  return new Invalid('malformed', 'The credential cannot be read.');
+}
+
 export class CredentialVerifier {
   /** Key Binding JWTs already accepted, recorded in batches; a conflict means a replay. */
   private readonly presentations: InsertBatcher<KbPresentationsTable>;
   private readonly holderKeys = new Map<string, ReturnType<typeof importPublicJwk>>();
+  private readonly library = sdJwtValidator();
 
   constructor(
     db: Kysely<CredentialTables>,
@@ -107,11 +122,21 @@ export class CredentialVerifier {
         ? header.kid.slice(this.issuerDid.length + 1)
         : undefined;
     const key = kid ? await this.keyring.verificationKey(kid) : undefined;
-    if (!key) fail('unknown_key', 'The credential names no key of this issuer.');
-    if (!verifyEs256(jws, key!.publicKey)) fail('bad_signature', 'The signature does not verify.');
+    if (!key) return fail('unknown_key', 'The credential names no key of this issuer.');
 
-    // Disclosures first: one that smuggles in a clear claim (vct, cnf…) is named for what it is.
+    // Disclosures before the library reads them: one that smuggles in a clear claim (vct, cnf…)
+    // is named for what it is, and the library accepts what RFC 9901 §7.1 refuses.
     const claims = discloseClaims(payload, parts.disclosures, CLEAR_CLAIMS);
+    const issuerKey: IssuerKeyOption = { issuerKey: key.publicKey };
+    await this.library
+      .validate(`${parts.jwt}~${parts.disclosures.map((d) => `${d}~`).join('')}`, {
+        ...issuerKey,
+        currentDate: now,
+        skewSeconds: CLOCK_SKEW_SECONDS,
+      })
+      .catch((error: unknown) => {
+        throw libraryReason(error);
+      });
     if (
       typeof payload.vct !== 'string' ||
       typeof payload.sub !== 'string' ||

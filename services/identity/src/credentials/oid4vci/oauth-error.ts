@@ -1,13 +1,15 @@
 /**
- * @module oid4vci/oauth-error
+ * @module credentials/oid4vci/oauth-error
  * The error of the wallet endpoints: OAuth 2.0 / OpenID4VCI bodies
  * `{error, error_description}` instead of the platform's JSON error format.
  */
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** The statuses of OAuth errors: a bad request, or a missing or unknown access token. */
+export type OAuthErrorStatus = 400 | 401;
 
 export class OAuthError extends Error {
   constructor(
-    readonly status: ContentfulStatusCode,
+    readonly status: OAuthErrorStatus,
     readonly error: string,
     readonly description: string,
     /** Extra members, e.g. a fresh `c_nonce` with `invalid_nonce`. */

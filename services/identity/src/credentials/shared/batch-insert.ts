@@ -1,5 +1,5 @@
 /**
- * @module credentials/batch-insert
+ * @module credentials/shared/batch-insert
  * Group commit: inserts asked for in the same moment go to the database as one
  * multi-row `INSERT … ON CONFLICT DO NOTHING RETURNING <key>`, so a burst of
  * issuances or verifications pays for one write instead of one each. Every caller

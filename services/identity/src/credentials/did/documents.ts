@@ -1,5 +1,5 @@
 /**
- * @module did/documents
+ * @module credentials/did/documents
  * did:web documents. The service's DID lists every issuer key (active and retired)
  * as a JsonWebKey2020 verification method for `assertionMethod`, so credentials
  * signed by a retired key keep verifying. Organizations and users have DIDs under
@@ -8,7 +8,7 @@
  * URL, resolved in the service's document): what the service asserts about them
  * is signed by it.
  */
-import type { IssuerKey } from '../credentials/keys/issuer-keys.js';
+import type { IssuerKey } from '../keys/issuer-keys.js';
 
 const CONTEXT = ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'];
 

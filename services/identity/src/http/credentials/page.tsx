@@ -1,26 +1,33 @@
 /**
- * @module credentials/page
+ * @module http/credentials/page
  * `/account/credentials`: the signed-in person's credentials (and those of the
  * organizations they administer), a form to issue one, a button to revoke one, and
- * a wallet offer shown as a QR code with its PIN. Plain server-rendered forms: no
- * script, no external assets. Each form posts back here and the page answers with
- * the result.
+ * a wallet offer shown as a QR code with its PIN. Plain server-rendered forms, no
+ * script: each form posts back here and the page answers with the result. Its
+ * own styles are `src/client/credentials.css`.
  */
 
 import { AppError } from '@xv/platform';
 import type { App } from '@xv/platform/http';
+import { type ClientAssets, Page } from '@xv/platform/pages';
 import type { Context } from 'hono';
 import { raw } from 'hono/html';
+import type { Child } from 'hono/jsx';
 import QRCode from 'qrcode';
-import { readForm, withQuery } from '../auth/web.js';
-import { offerFor } from '../oid4vci/routes.js';
-import type { CredentialOfferResult } from '../oid4vci/wallet.js';
-import { Layout } from '../pages/layout.js';
-import type { SessionRecord } from '../sessions/store.js';
-import type { CredentialsContext } from './context.js';
-import type { CredentialSummary, IssuedCredential } from './credentials.js';
-import { issueFor } from './routes.js';
-import { CREDENTIAL_CATALOGUE, type CredentialType, isCredentialType } from './types.js';
+import type { IdentityContext } from '../../context.js';
+import {
+  CREDENTIAL_CATALOGUE,
+  type CredentialOfferResult,
+  type CredentialSummary,
+  type Credentials,
+  type CredentialType,
+  type IssuedCredential,
+  isCredentialType,
+} from '../../credentials/index.js';
+import { issueFor } from './api.js';
+import { offerFor, type SignedInSession } from './wallet.js';
+
+type SessionRecord = SignedInSession;
 
 const PATH = '/account/credentials';
 
@@ -58,15 +65,38 @@ interface PageState {
   error?: string;
 }
 
+/** The frame of identity's signed-in pages: product, home and the sign-out button. */
+function IdentityPage(props: { assets: ClientAssets; title: string; children: Child }) {
+  return (
+    <Page
+      title={props.title}
+      product="XV Identity"
+      home="/account"
+      assets={props.assets}
+      stylesheets={['credentials']}
+      width="wide"
+      nav={
+        <form method="post" action="/api/auth/logout" class="inline">
+          <button type="submit" class="secondary">
+            Sign out
+          </button>
+        </form>
+      }
+    >
+      {props.children}
+    </Page>
+  );
+}
+
 function CredentialsPage(props: {
-  session: SessionRecord;
+  assets: ClientAssets;
   credentials: CredentialSummary[];
   choices: Choice[];
   state: PageState;
 }) {
   const { credentials, choices, state } = props;
   return (
-    <Layout title="Credentials" signedIn>
+    <IdentityPage assets={props.assets} title="Credentials">
       <h1>Your credentials</h1>
       <p>
         <a href="/account">Back to your account</a>
@@ -91,7 +121,7 @@ function CredentialsPage(props: {
             any verifier.
           </p>
           <label for="sdjwt">SD-JWT</label>
-          <textarea id="sdjwt" readonly rows={6} style="width:100%;font-family:ui-monospace,monospace">
+          <textarea id="sdjwt" class="sdjwt" readonly rows={6}>
             {state.issued.sdjwt}
           </textarea>
         </section>
@@ -142,14 +172,9 @@ function CredentialsPage(props: {
                   <td>{credential.revoked ? 'revoked' : 'valid'}</td>
                   <td>
                     {credential.revoked ? null : (
-                      <form method="post" action={`${PATH}/revoke`}>
+                      <form method="post" action={`${PATH}/revoke`} class="inline">
                         <input type="hidden" name="id" value={credential.id} />
-                        <button
-                          type="submit"
-                          class="secondary"
-                          style="margin:0"
-                          aria-label={`Revoke ${credential.id}`}
-                        >
+                        <button type="submit" class="secondary" aria-label={`Revoke ${credential.id}`}>
                           Revoke
                         </button>
                       </form>
@@ -185,13 +210,13 @@ function CredentialsPage(props: {
               <option value={choice.value}>{choice.label}</option>
             ))}
           </select>
-          <label style="font-weight:400">
-            <input type="checkbox" name="pin" value="1" checked style="width:auto" /> Protect it with a PIN
+          <label class="check">
+            <input type="checkbox" name="pin" value="1" checked /> Protect it with a PIN
           </label>
           <button type="submit">Create offer</button>
         </form>
       </section>
-    </Layout>
+    </IdentityPage>
   );
 }
 
@@ -202,9 +227,25 @@ function describe(credential: CredentialSummary): string {
   return String(claims.name ?? credential.orgId ?? '');
 }
 
-export function registerCredentialsPage(app: App, ctx: CredentialsContext) {
-  const { identity } = ctx;
+/** The fields of a posted form (files and repeated fields left out); empty when the body is not a form. */
+async function readForm(c: Context): Promise<Record<string, string>> {
+  let body: Record<string, unknown>;
+  try {
+    body = await c.req.parseBody();
+  } catch {
+    return {};
+  }
+  const form: Record<string, string> = {};
+  for (const [name, value] of Object.entries(body)) if (typeof value === 'string') form[name] = value;
+  return form;
+}
 
+export function registerCredentialsPage(
+  app: App,
+  identity: IdentityContext,
+  credentials: Credentials,
+  assets: ClientAssets,
+) {
   const render = async (
     c: Context,
     session: SessionRecord,
@@ -212,15 +253,10 @@ export function registerCredentialsPage(app: App, ctx: CredentialsContext) {
     status: 200 | 400 | 403 | 404 = 200,
   ) => {
     const adminOrgIds = session.view.memberships.filter((m) => m.role === 'admin').map((m) => m.org_id);
-    const credentials = await ctx.credentials.listFor(session.realmId, session.userId, adminOrgIds);
+    const list = await credentials.issuer.listFor(session.realmId, session.userId, adminOrgIds);
     c.header('Cache-Control', 'no-store');
     return c.html(
-      <CredentialsPage
-        session={session}
-        credentials={credentials}
-        choices={choicesFor(session)}
-        state={state}
-      />,
+      <CredentialsPage assets={assets} credentials={list} choices={choicesFor(session)} state={state} />,
       status,
     );
   };
@@ -229,7 +265,7 @@ export function registerCredentialsPage(app: App, ctx: CredentialsContext) {
     const session = await identity.currentSession(c);
     return session ?? null;
   };
-  const toLogin = (c: Context) => c.redirect(withQuery('/login', { redirect: PATH }), 303);
+  const toLogin = (c: Context) => c.redirect(`/login?${new URLSearchParams({ redirect: PATH })}`, 303);
   const failure = (error: unknown) => {
     if (error instanceof AppError && error.status < 500)
       return { error: error.message, status: error.status as 400 | 403 | 404 };
@@ -247,7 +283,7 @@ export function registerCredentialsPage(app: App, ctx: CredentialsContext) {
     const choice = parseChoice((await readForm(c)).credential);
     if (!choice) return render(c, session, { error: 'Choose a credential to issue.' }, 400);
     try {
-      const issued = await issueFor(ctx, c, { type: choice.type, org_id: choice.orgId });
+      const issued = await issueFor(identity, credentials, c, { type: choice.type, org_id: choice.orgId });
       return render(c, session, { issued, notice: 'Credential issued.' });
     } catch (error) {
       const { error: message, status } = failure(error);
@@ -260,7 +296,7 @@ export function registerCredentialsPage(app: App, ctx: CredentialsContext) {
     if (!session) return toLogin(c);
     const id = (await readForm(c)).id ?? '';
     const adminOrgIds = session.view.memberships.filter((m) => m.role === 'admin').map((m) => m.org_id);
-    const outcome = await ctx.credentials.revoke(session.realmId, id, {
+    const outcome = await credentials.issuer.revoke(session.realmId, id, {
       userId: session.userId,
       adminOrgIds,
     });
@@ -278,7 +314,7 @@ export function registerCredentialsPage(app: App, ctx: CredentialsContext) {
     if (!choice) return render(c, session, { error: 'Choose a credential for your wallet.' }, 400);
     let offer: CredentialOfferResult;
     try {
-      offer = await offerFor(ctx, c, session, {
+      offer = await offerFor(credentials, c, session, {
         types: [choice.type],
         orgId: choice.orgId,
         pin: form.pin === '1',

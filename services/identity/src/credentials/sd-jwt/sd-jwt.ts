@@ -1,8 +1,9 @@
 /**
- * @module credentials/sd-jwt
- * SD-JWT (RFC 9901) without the signature: making Disclosures and their digests
- * when issuing, splitting a presentation into its parts, and rebuilding the
- * disclosed claims with every check the RFC asks of a verifier (§7.1): each
+ * @module credentials/sd-jwt/sd-jwt
+ * SD-JWT (RFC 9901) without the signature, where `@sd-jwt/*` falls short (see
+ * docs/credentials.md, "Libraries and gaps"): splitting a presentation into its
+ * parts with size limits, and rebuilding the disclosed claims with every check the
+ * RFC asks of a verifier (§7.1), which the library skips: each
  * digest appears once, each Disclosure is referenced exactly once, a Disclosure
  * never overrides a claim that is already there, `_sd` and `...` are not claim
  * names, object Disclosures only under `_sd`, array ones only in `{"...": d}`.
@@ -39,6 +40,8 @@ export function objectDisclosure(name: string, value: unknown, salt = newSalt())
 }
 
 /**
+ * Issuance goes through `@sd-jwt/sd-jwt-vc` (library.ts); this packer stays for the
+ * RFC fixture tests and the attack tests, which build payloads by hand.
  * Makes the named top-level claims of `claims` selectively disclosable (a nested
  * object named in `nested` gets its own properties made disclosable as well).
  * Digests are sorted so their order reveals nothing about the claims'.

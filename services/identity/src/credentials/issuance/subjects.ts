@@ -1,15 +1,14 @@
 /**
- * @module credentials/subjects
+ * @module credentials/issuance/subjects
  * What a credential says about its subject, read fresh from the accounts at
  * issuance: a user's e-mail and name, a membership's organization and role, an
  * organization's public facts (plus the claims its admin or service adds).
  */
-import { organizationDid, userDid } from '../accounts/dids.js';
-import { findMembership, findOrganization, findUserById } from '../accounts/repository.js';
-import type { IdentityDb } from '../db.js';
-import { credentialErrors } from './errors.js';
-import type { JsonObject } from './jws.js';
-import type { CredentialType } from './types.js';
+import { organizationDid, userDid } from '../../accounts/dids.js';
+import type { AccountDirectory } from '../accounts.js';
+import { credentialErrors } from '../errors.js';
+import type { JsonObject } from '../sd-jwt/jws.js';
+import type { CredentialType } from '../types.js';
 
 export interface SubjectQuery {
   realmId: string;
@@ -28,13 +27,13 @@ export interface CredentialSubject {
 }
 
 export async function credentialSubject(
-  db: IdentityDb,
+  accounts: AccountDirectory,
   identityUrl: string,
   query: SubjectQuery,
 ): Promise<CredentialSubject> {
   const { realmId, type } = query;
   if (type === 'OrganizationAttestation') {
-    const org = query.orgId ? await findOrganization(db, query.orgId) : undefined;
+    const org = query.orgId ? await accounts.organization(query.orgId) : undefined;
     if (!org || org.realm_id !== realmId) throw credentialErrors.org_not_found();
     return {
       subject: organizationDid(identityUrl, org.id),
@@ -50,13 +49,13 @@ export async function credentialSubject(
       },
     };
   }
-  const user = query.userId ? await findUserById(db, query.userId) : undefined;
+  const user = query.userId ? await accounts.user(query.userId) : undefined;
   if (!user || user.realm_id !== realmId) throw credentialErrors.user_not_found();
   const subject = userDid(identityUrl, user.id);
   if (type === 'IdentityCredential')
     return { subject, userId: user.id, orgId: null, claims: { email: user.email, name: user.name } };
-  const membership = query.orgId ? await findMembership(db, query.orgId, user.id) : undefined;
-  const org = membership ? await findOrganization(db, membership.org_id) : undefined;
+  const membership = query.orgId ? await accounts.membership(query.orgId, user.id) : undefined;
+  const org = membership ? await accounts.organization(membership.org_id) : undefined;
   if (!membership || !org) throw credentialErrors.not_a_member();
   return {
     subject,
@@ -90,16 +89,16 @@ export function checkAttestationClaims(claims: Record<string, unknown>): JsonObj
  * still a member (and, for an OrganizationAttestation, still an admin).
  */
 export async function walletSubject(
-  db: IdentityDb,
+  accounts: AccountDirectory,
   identityUrl: string,
   type: CredentialType,
   grant: { realm_id: string; user_id: string; org_id: string | null },
 ): Promise<CredentialSubject> {
   if (type === 'OrganizationAttestation') {
-    const membership = grant.org_id ? await findMembership(db, grant.org_id, grant.user_id) : undefined;
+    const membership = grant.org_id ? await accounts.membership(grant.org_id, grant.user_id) : undefined;
     if (membership?.role !== 'admin') throw credentialErrors.admin_required();
   }
-  return credentialSubject(db, identityUrl, {
+  return credentialSubject(accounts, identityUrl, {
     realmId: grant.realm_id,
     type,
     userId: type === 'OrganizationAttestation' ? null : grant.user_id,

@@ -1,5 +1,5 @@
 /**
- * @module credentials/jws
+ * @module credentials/sd-jwt/jws
  * Compact JWS with ES256 on node:crypto: signing, strict parsing and verification.
  * The only algorithm accepted anywhere in credentials is ES256 (ECDSA P-256 with
  * SHA-256): never `none`, never HMAC, never a key the token chooses for itself
@@ -73,14 +73,23 @@ export function parseJws(token: string): ParsedJws | null {
   return { header, payload, signingInput: `${h}.${p}`, signature };
 }
 
+/** The base64url ES256 signature of `signingInput` (the `signer` the SD-JWT library calls too). */
+export function es256Signature(signingInput: string, privateKey: KeyObject): string {
+  return sign('sha256', Buffer.from(signingInput), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString(
+    'base64url',
+  );
+}
+
 export function signEs256(header: JsonObject, payload: JsonObject, privateKey: KeyObject): string {
   const signingInput = `${b64urlJson({ ...header, alg: 'ES256' })}.${b64urlJson(payload)}`;
-  const signature = sign('sha256', Buffer.from(signingInput), { key: privateKey, dsaEncoding: 'ieee-p1363' });
-  return `${signingInput}.${signature.toString('base64url')}`;
+  return `${signingInput}.${es256Signature(signingInput, privateKey)}`;
 }
 
 /** True when `jws` carries a valid ES256 signature by `publicKey`. The caller has checked `alg`. */
-export function verifyEs256(jws: ParsedJws, publicKey: KeyObject): boolean {
+export function verifyEs256(
+  jws: Pick<ParsedJws, 'signingInput' | 'signature'>,
+  publicKey: KeyObject,
+): boolean {
   if (jws.signature.length !== 64) return false;
   try {
     return verify(

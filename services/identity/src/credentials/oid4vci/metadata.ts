@@ -1,12 +1,12 @@
 /**
- * @module oid4vci/metadata
+ * @module credentials/oid4vci/metadata
  * What a wallet reads before it asks for anything: the credential issuer metadata
  * (`/.well-known/openid-credential-issuer`, OpenID4VCI 1.0, one `dc+sd-jwt`
  * configuration per credential type) and the OAuth authorization server metadata
  * (`/.well-known/oauth-authorization-server`, the token endpoint of the
  * pre-authorized code flow; anonymous access allowed).
  */
-import { CREDENTIAL_CATALOGUE, CREDENTIAL_TYPES, vctOf } from '../credentials/types.js';
+import { CREDENTIAL_CATALOGUE, CREDENTIAL_TYPES, vctOf } from '../types.js';
 import { PRE_AUTHORIZED_GRANT } from './wallet.js';
 
 const ALGS = ['ES256'];
