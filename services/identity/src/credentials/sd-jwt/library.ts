@@ -1,15 +1,14 @@
 /**
  * @module credentials/sd-jwt/library
- * The `@sd-jwt/sd-jwt-vc` instances the issuer and the verifier use: ES256 on
- * node:crypto signs and verifies the Issuer-signed JWT, `@sd-jwt/crypto-nodejs`
- * hashes Disclosures (SHA-256) and makes their salts. The library packs and signs
- * credentials and checks the issuer signature with `iat`/`nbf`/`exp`; what it
- * leaves to its caller is in verification/verifier.ts.
+ * The `@sd-jwt/sd-jwt-vc` issuer: it packs the Disclosures and signs the
+ * credential, with ES256 on node:crypto and the SHA-256 hasher and salts of
+ * `@sd-jwt/crypto-nodejs`. Verification does not go through the library (see
+ * verification/verifier.ts and docs/credentials.md, "Libraries and gaps").
  */
-import { KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance, type SdJwtVcPayload } from '@sd-jwt/sd-jwt-vc';
-import { es256Signature, fromB64url, isJsonObject, type JsonObject, verifyEs256 } from './jws.js';
+import { es256Signature, isJsonObject, type JsonObject } from './jws.js';
 import { SD_ALG } from './sd-jwt.js';
 
 /** The payload of our credentials: an SD-JWT VC whose one nested object is `claims` (an attestation's own). */
@@ -43,28 +42,6 @@ export function sdJwtIssuer(privateKey: KeyObject): SDJwtVcInstance {
     hasher: digest,
     hashAlg: SD_ALG,
     saltGenerator: generateSalt,
-  });
-}
-
-/** The options that carry the issuer key to the library's verifier callback. */
-export interface IssuerKeyOption {
-  issuerKey: KeyObject;
-}
-
-function issuerKeyOf(options: unknown): KeyObject | undefined {
-  return isJsonObject(options) && options.issuerKey instanceof KeyObject ? options.issuerKey : undefined;
-}
-
-/** One verifying instance for every key: the key of a credential is passed with each call. */
-export function sdJwtValidator(): SDJwtVcInstance {
-  return new SDJwtVcInstance({
-    hasher: digest,
-    hashAlg: SD_ALG,
-    verifier: (signingInput, signature, options) => {
-      const key = issuerKeyOf(options);
-      const bytes = fromB64url(signature);
-      return key !== undefined && bytes !== null && verifyEs256({ signingInput, signature: bytes }, key);
-    },
   });
 }
 
