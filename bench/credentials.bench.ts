@@ -18,13 +18,13 @@ import { digest, ES256, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { KeyEncryptionKey, migrate, openDatabase } from '@xv/platform';
 import type { Kysely } from 'kysely';
-import { CredentialService } from '../services/identity/src/credentials/credentials.js';
-import { type PublicJwk, signEs256 } from '../services/identity/src/credentials/jws.js';
+import { CredentialService } from '../services/identity/src/credentials/issuance/issuer.js';
 import { IssuerKeyring } from '../services/identity/src/credentials/keys/issuer-keys.js';
-import { sdHashOf, splitSdJwt } from '../services/identity/src/credentials/sd-jwt.js';
-import { StatusLists } from '../services/identity/src/credentials/status-list.js';
+import { type PublicJwk, signEs256 } from '../services/identity/src/credentials/sd-jwt/jws.js';
+import { sdHashOf, splitSdJwt } from '../services/identity/src/credentials/sd-jwt/sd-jwt.js';
+import { StatusLists } from '../services/identity/src/credentials/status/status-list.js';
 import type { CredentialTables } from '../services/identity/src/credentials/tables.js';
-import { CredentialVerifier } from '../services/identity/src/credentials/verifier.js';
+import { CredentialVerifier } from '../services/identity/src/credentials/verification/verifier.js';
 import { migrations } from '../services/identity/src/migrations/index.js';
 import { defineBenchmark, round } from './lib/harness.js';
 

@@ -7,11 +7,11 @@
  */
 import { defineService } from '@xv/platform/service';
 import { prepareDummyHash } from './accounts/passwords.js';
-import { registerCredentialRoutes } from './credentials/register.js';
-import { credentialSettings } from './credentials/settings.js';
+import { credentialSettings } from './credentials/index.js';
 import type { Tables } from './db.js';
 import { registerAuthRoutes } from './http/auth.js';
 import { createIdentityContext } from './http/context.js';
+import { registerCredentialRoutes } from './http/credentials/register.js';
 import { registerMfaRoutes } from './http/mfa.js';
 import { registerOrganizationRoutes } from './http/organizations.js';
 import { registerPageRoutes } from './http/pages/routes.js';
@@ -67,7 +67,7 @@ export const identityService = defineService<Tables>()({
     registerOrganizationRoutes(app, identity);
     registerServiceClientRoutes(app, identity);
     registerRevocationRoutes(app, identity);
-    await registerCredentialRoutes(app, identity, ctx.config);
+    await registerCredentialRoutes(app, identity, ctx.config, identity.assets);
     registerPageRoutes(app, identity);
   },
 });

@@ -1,7 +1,7 @@
 import type { IdentitySession } from '@xv/platform';
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
-import { signIn, signUp, startIdentity } from '../src/testing.js';
+import { signIn, signUp, startIdentity } from '../src/testing/index.js';
 import { email, location, postForm, setCookie, signUpAdmin } from './helpers.js';
 
 describeEachDatabase('registration, login, session and logout', (target) => {

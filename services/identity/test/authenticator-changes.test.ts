@@ -12,7 +12,7 @@ import {
   signInWithPasskey,
   startIdentity,
   totpCode,
-} from '../src/testing.js';
+} from '../src/testing/index.js';
 import { location, PASSWORD, postJson, signUpAdmin } from './helpers.js';
 
 const ELEVEN_MINUTES = 11 * 60_000;

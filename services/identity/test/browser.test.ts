@@ -22,7 +22,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/mfa/totp.js';
 import { identityService } from '../src/service.js';
-import { createUser, registerPasskey, SoftwareAuthenticator, signUp } from '../src/testing.js';
+import { createUser, registerPasskey, SoftwareAuthenticator, signUp } from '../src/testing/index.js';
 import { email } from './helpers.js';
 
 describe.runIf(hasChromium())('a person in the browser', () => {

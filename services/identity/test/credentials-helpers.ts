@@ -7,11 +7,11 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { type Database, KeyEncryptionKey } from '@xv/platform';
 import type { RunningService } from '@xv/platform/testing';
 import type { Kysely } from 'kysely';
-import { type PublicJwk, parseJws, signEs256 } from '../src/credentials/jws.js';
 import { IssuerKeyring } from '../src/credentials/keys/issuer-keys.js';
-import { sdHashOf, splitSdJwt } from '../src/credentials/sd-jwt.js';
+import { type PublicJwk, parseJws, signEs256 } from '../src/credentials/sd-jwt/jws.js';
+import { sdHashOf, splitSdJwt } from '../src/credentials/sd-jwt/sd-jwt.js';
 import type { CredentialTables } from '../src/credentials/tables.js';
-import { startIdentity } from '../src/testing.js';
+import { startIdentity } from '../src/testing/index.js';
 import { postJson } from './helpers.js';
 
 const TEST_KEK_BYTES = Buffer.alloc(32, 7);

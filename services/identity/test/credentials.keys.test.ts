@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { describeEachDatabase, startService, tempDir } from '@xv/platform/testing';
 import type { Kysely } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
-import { parseJws, signEs256 } from '../src/credentials/jws.js';
 import { rotateIssuerKey } from '../src/credentials/keys/issuer-keys.js';
-import { splitSdJwt } from '../src/credentials/sd-jwt.js';
+import { parseJws, signEs256 } from '../src/credentials/sd-jwt/jws.js';
+import { splitSdJwt } from '../src/credentials/sd-jwt/sd-jwt.js';
 import type { CredentialTables } from '../src/credentials/tables.js';
 import { KEK_FILE } from '../src/kek.js';
 import { identityService } from '../src/service.js';
-import { type SignedIn, signUp } from '../src/testing.js';
+import { type SignedIn, signUp } from '../src/testing/index.js';
 import { decodeHeader, issue, startCredentialIdentity, TEST_KEK, verify } from './credentials-helpers.js';
 import { email } from './helpers.js';
 

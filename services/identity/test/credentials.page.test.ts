@@ -1,6 +1,6 @@
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
-import { type SignedIn, signUp } from '../src/testing.js';
+import { type SignedIn, signUp } from '../src/testing/index.js';
 import { startCredentialIdentity, verify } from './credentials-helpers.js';
 import { email, location, postForm } from './helpers.js';
 

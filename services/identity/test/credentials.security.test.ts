@@ -1,9 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { b64urlJson, signEs256 } from '../src/credentials/jws.js';
-import { digestOf, objectDisclosure, splitSdJwt } from '../src/credentials/sd-jwt.js';
-import { type SignedIn, signUp } from '../src/testing.js';
+import { b64urlJson, signEs256 } from '../src/credentials/sd-jwt/jws.js';
+import { digestOf, objectDisclosure, splitSdJwt } from '../src/credentials/sd-jwt/sd-jwt.js';
+import { type SignedIn, signUp } from '../src/testing/index.js';
 import {
   type Holder,
   issue,

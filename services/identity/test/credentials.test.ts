@@ -2,8 +2,8 @@ import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose';
 import { beforeAll, expect, it } from 'vitest';
-import { splitSdJwt } from '../src/credentials/sd-jwt.js';
-import { createServiceClient, createUser, type SignedIn, signUp } from '../src/testing.js';
+import { splitSdJwt } from '../src/credentials/sd-jwt/sd-jwt.js';
+import { createServiceClient, createUser, type SignedIn, signUp } from '../src/testing/index.js';
 import {
   decodeHeader,
   decodePayload,

@@ -1,9 +1,9 @@
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { compactVerify, importJWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { signEs256 } from '../src/credentials/jws.js';
-import { splitSdJwt } from '../src/credentials/sd-jwt.js';
-import { newWallet, type SignedIn, signUp } from '../src/testing.js';
+import { signEs256 } from '../src/credentials/sd-jwt/jws.js';
+import { splitSdJwt } from '../src/credentials/sd-jwt/sd-jwt.js';
+import { newWallet, type SignedIn, signUp } from '../src/testing/index.js';
 import {
   decodePayload,
   type Holder,

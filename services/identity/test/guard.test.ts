@@ -6,7 +6,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { createRealm } from '../src/accounts/repository.js';
 import type { IdentityDb } from '../src/db.js';
 import { createServiceClient as createClientRow } from '../src/service-clients/repository.js';
-import { createServiceClient, createUser, startIdentity } from '../src/testing.js';
+import { createServiceClient, createUser, startIdentity } from '../src/testing/index.js';
 import { type Admin, email, signUpAdmin } from './helpers.js';
 
 /** Another XV service that accepts "session, or service token with scope did:issue for that organization". */

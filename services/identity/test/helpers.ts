@@ -2,7 +2,7 @@
  * Small helpers for the identity service's own HTTP tests.
  */
 import type { DatabaseTarget, RunningService } from '@xv/platform/testing';
-import { type SignedIn, signUp, startIdentity } from '../src/testing.js';
+import { type SignedIn, signUp, startIdentity } from '../src/testing/index.js';
 
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 

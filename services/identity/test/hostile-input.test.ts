@@ -1,7 +1,7 @@
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
-import { signUp, startIdentity } from '../src/testing.js';
+import { signUp, startIdentity } from '../src/testing/index.js';
 import { email } from './helpers.js';
 
 /** Endpoints of this part of the service (credentials and wallet endpoints are swept by their own tests). */

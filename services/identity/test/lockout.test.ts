@@ -11,7 +11,7 @@ import {
   signInWithPasskey,
   signUp,
   startIdentity,
-} from '../src/testing.js';
+} from '../src/testing/index.js';
 import { email, FORM, location, PASSWORD, setCookie, setCookieLine } from './helpers.js';
 
 const STRANGER = '203.0.113.7';

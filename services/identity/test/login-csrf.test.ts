@@ -4,7 +4,7 @@
  */
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
-import { signUp, startIdentity } from '../src/testing.js';
+import { signUp, startIdentity } from '../src/testing/index.js';
 import { email, FORM, location, PASSWORD, setCookie } from './helpers.js';
 
 describeEachDatabase('login CSRF', (target) => {

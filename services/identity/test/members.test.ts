@@ -1,6 +1,6 @@
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
-import { createUser } from '../src/testing.js';
+import { createUser } from '../src/testing/index.js';
 import { issue, verify } from './credentials-helpers.js';
 import { type Admin, email, signUpAdmin, startWithAdmin } from './helpers.js';
 

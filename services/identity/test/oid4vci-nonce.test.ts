@@ -4,7 +4,7 @@
  */
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
-import { type SignedIn, signUp } from '../src/testing.js';
+import { type SignedIn, signUp } from '../src/testing/index.js';
 import { type Holder, newHolder, proofJwt, startCredentialIdentity } from './credentials-helpers.js';
 import { email, postJson } from './helpers.js';
 

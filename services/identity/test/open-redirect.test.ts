@@ -5,7 +5,7 @@
  */
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
-import { enableTotp, signUp, startIdentity, totpCode } from '../src/testing.js';
+import { enableTotp, signUp, startIdentity, totpCode } from '../src/testing/index.js';
 import { email, location, PASSWORD, postForm, setCookie } from './helpers.js';
 
 /** Targets that lead away from XV (to `evil.test`) or run script, in the forms browsers and servers "repair". */

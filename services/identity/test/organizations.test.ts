@@ -1,6 +1,6 @@
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
-import { addMember, createUser, signUp } from '../src/testing.js';
+import { addMember, createUser, signUp } from '../src/testing/index.js';
 import { type Admin, email, postJson, signUpAdmin, startWithAdmin } from './helpers.js';
 
 describeEachDatabase('organizations', (target) => {

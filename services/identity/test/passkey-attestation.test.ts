@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeEachDatabase, type RunningService, tempDir } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
-import { registerPasskey, SoftwareAuthenticator, startIdentity } from '../src/testing.js';
+import { registerPasskey, SoftwareAuthenticator, startIdentity } from '../src/testing/index.js';
 import { PASSWORD, postJson, signUpAdmin } from './helpers.js';
 
 interface AttestationCa {

@@ -3,7 +3,7 @@ import { describeEachDatabase, type RunningService } from '@xv/platform/testing'
 import { beforeAll, expect, it } from 'vitest';
 import { createRealm } from '../src/accounts/repository.js';
 import type { IdentityDb } from '../src/db.js';
-import { signIn, signUp, startIdentity } from '../src/testing.js';
+import { signIn, signUp, startIdentity } from '../src/testing/index.js';
 import { email, location, postForm, postJson } from './helpers.js';
 
 const fakeCredential = (id: string) => ({

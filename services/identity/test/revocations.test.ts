@@ -14,7 +14,7 @@ import {
   SoftwareAuthenticator,
   signInWithPasskey,
   startIdentity,
-} from '../src/testing.js';
+} from '../src/testing/index.js';
 import { type Admin, email, PASSWORD, postForm, startWithAdmin } from './helpers.js';
 
 describeEachDatabase('revocations', (target) => {

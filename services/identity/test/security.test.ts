@@ -1,6 +1,6 @@
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
-import { createServiceClient, enableTotp, signUp, startIdentity, totpCode } from '../src/testing.js';
+import { createServiceClient, enableTotp, signUp, startIdentity, totpCode } from '../src/testing/index.js';
 import {
   type Admin,
   email,

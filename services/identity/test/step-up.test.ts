@@ -1,7 +1,7 @@
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { safeRedirect } from '../src/http/redirects.js';
-import { enableTotp, signUp, startIdentity } from '../src/testing.js';
+import { enableTotp, signUp, startIdentity } from '../src/testing/index.js';
 import { email, location } from './helpers.js';
 
 const OWN = 'https://id.xv.test';

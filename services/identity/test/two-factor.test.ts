@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import type { Tables } from '../src/db.js';
 import { openTotpSecret } from '../src/mfa/totp.js';
-import { enableTotp, startIdentity, totpCode } from '../src/testing.js';
+import { enableTotp, startIdentity, totpCode } from '../src/testing/index.js';
 import {
   email,
   location,

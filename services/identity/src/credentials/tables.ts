@@ -101,7 +101,8 @@ export interface WalletNoncesTable {
   used_at: number | null;
 }
 
-export interface CredentialTables {
+/** A type (not an interface) so Kysely's `withTables<CredentialTables>()` accepts it. */
+export type CredentialTables = {
   issuer_keys: IssuerKeysTable;
   status_lists: StatusListsTable;
   credentials: CredentialsTable;
@@ -109,4 +110,4 @@ export interface CredentialTables {
   wallet_offers: WalletOffersTable;
   wallet_tokens: WalletTokensTable;
   wallet_nonces: WalletNoncesTable;
-}
+};

@@ -4,6 +4,9 @@
  * `/vc/<type>`, and which of their claims a holder may disclose selectively.
  */
 
+/** The top-level claims a credential never discloses selectively. */
+export const CLEAR_CLAIMS = ['iss', 'sub', 'vct', 'vct#integrity', 'cnf', 'status', 'iat', 'exp', 'nbf'];
+
 export const CREDENTIAL_TYPES = [
   'IdentityCredential',
   'MembershipCredential',
@@ -26,8 +29,8 @@ export interface CredentialTypeInfo {
   claims: Record<string, ClaimMetadata>;
   /** Claims the holder may leave out of a presentation. */
   disclosable: readonly string[];
-  /** Object claims whose own properties are disclosable one by one. */
-  nested: readonly string[];
+  /** Object claims whose own properties are disclosable one by one (only an attestation's `claims`). */
+  nested: readonly 'claims'[];
 }
 
 export const CREDENTIAL_CATALOGUE: Record<CredentialType, CredentialTypeInfo> = {

@@ -3,7 +3,7 @@
  * What every route module of the identity service receives: the typed database,
  * the domain objects `setup` built (session store, revocation epoch, rate limiters,
  * key-encryption key), the guard, the page assets and the service's settings.
- * Route modules are `registerXRoutes(app, identity)`. (`src/context.ts` re-exports it.)
+ * Route modules are `registerXRoutes(app, identity)`.
  */
 
 import {

@@ -15,7 +15,7 @@ import {
 } from 'node:crypto';
 import { base32, type KeyEncryptionKey } from '@xv/platform';
 import type { Kysely } from 'kysely';
-import type { PublicJwk } from '../jws.js';
+import type { PublicJwk } from '../sd-jwt/jws.js';
 import type { CredentialTables } from '../tables.js';
 
 export interface IssuerKey {
