@@ -19,7 +19,7 @@ import { AppError, isErrorStatus, platformErrors } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceName } from '../services.js';
 import type { PlatformSettings } from '../settings/platform.js';
-import { type CspVariables, contentSecurityPolicy } from './csp.js';
+import { type CspVariables, contentSecurityPolicy, cspNonce } from './csp.js';
 import { csrfProtection } from './csrf.js';
 import { renderDocsPage } from './docs-page.js';
 import { createHttpMetrics } from './metrics.js';
@@ -131,7 +131,7 @@ export function createApp(options: CreateAppOptions) {
     servers: [{ url: settings.services[service].url }],
   };
   app.doc31('/openapi.json', documentConfig);
-  app.get('/docs', (c) => c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig))));
+  app.get('/docs', (c) => c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig), cspNonce(c))));
 
   app.notFound((c) => errorResponse(platformErrors.not_found(), c));
   app.onError((error, c) => errorResponse(error, c));

@@ -35,6 +35,8 @@ describe('Content-Security-Policy', () => {
       expect(cspNonceOf(response)).toBeDefined();
       // Without a script-src, default-src would decide; it must not allow inline scripts either.
       expect(cspDirectives(response).get('default-src')).not.toContain("'unsafe-inline'");
+      // Styles too: an injected style attribute or <style> could overlay a fake form.
+      expect(cspDirectives(response).get('style-src')).toEqual(["'self'", `'nonce-${cspNonceOf(response)}'`]);
       await response.body?.cancel();
     },
   );
@@ -134,6 +136,20 @@ describe.runIf(hasChromium())('Content-Security-Policy in Chromium', () => {
     );
     await expect.poll(() => violations.length).toBeGreaterThan(0);
     expect(await page.evaluate(() => (window as { injected?: string }).injected)).toBeUndefined();
+    await page.close();
+  });
+
+  it('an injected style attribute or stylesheet does not apply', async () => {
+    const { page, violations } = await open(
+      '<span id="styled" style="display:none">x</span><style>#echo { visibility: hidden }</style>',
+    );
+    expect(await page.evaluate(() => getComputedStyle(document.getElementById('styled')!).display)).toBe(
+      'inline',
+    );
+    expect(await page.evaluate(() => getComputedStyle(document.getElementById('echo')!).visibility)).toBe(
+      'visible',
+    );
+    await expect.poll(() => violations.map((v) => v.directive)).toContain('style-src-attr');
     await page.close();
   });
 

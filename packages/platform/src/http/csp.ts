@@ -9,8 +9,9 @@
  * app.get('/page', (c) => c.html(<script nonce={cspNonce(c)}>{raw(PAGE_SCRIPT)}</script>));
  * ```
  *
- * Styles keep `'unsafe-inline'`: the pages carry inline stylesheets and `style`
- * attributes, and a style cannot run code.
+ * Styles follow the same rule: stylesheets come from this origin (the pages' bundles
+ * under `/assets/`) or carry the nonce, and no `style` attribute applies, so injected
+ * markup cannot restyle a page either (to overlay a fake form, say).
  */
 import { randomBytes } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -46,7 +47,7 @@ export function contentSecurityPolicy(options: ContentSecurityPolicyOptions): Mi
       [
         "default-src 'self'",
         `script-src ${sources('script-src', ["'self'", `'nonce-${nonce}'`])}`,
-        "style-src 'self' 'unsafe-inline'",
+        `style-src 'self' 'nonce-${nonce}'`,
         `img-src ${sources('img-src', ["'self'", 'data:'])}`,
         `connect-src ${sources('connect-src', ["'self'"])}`,
         `frame-src ${sources('frame-src', ["'self'"])}`,

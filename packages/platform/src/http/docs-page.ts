@@ -21,7 +21,7 @@ interface OpenApiDocument {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-export function renderDocsPage(doc: OpenApiDocument) {
+export function renderDocsPage(doc: OpenApiDocument, nonce: string) {
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation | undefined>>;
   const operations = Object.entries(paths).flatMap(([path, item]) =>
     METHODS.flatMap((method) => (item[method] ? [{ path, method, op: item[method] }] : [])),
@@ -32,7 +32,7 @@ export function renderDocsPage(doc: OpenApiDocument) {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>${doc.info.title} API</title>
-    <style>
+    <style nonce="${nonce}">
       body { font: 15px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 60rem; padding: 1.5rem; color: #1d2430; }
       h1 { margin-bottom: 0; } .version { color: #5b6472; }
       section { border: 1px solid #d8dde5; border-radius: 8px; margin: 1rem 0; padding: 0.75rem 1rem; }

@@ -5,6 +5,7 @@
  * table this produces for every service (`npm run docs`), so a reader finds the
  * code of any endpoint in one step, and CI fails when the table is stale.
  */
+import { existsSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { App } from './app.js';
@@ -28,7 +29,9 @@ function callerFile(root: string): string | undefined {
     if (!location) continue;
     const file = location.startsWith('file://') ? fileURLToPath(location) : location;
     if (!file.startsWith(root) || file.includes('node_modules') || MACHINERY.test(file)) continue;
-    return relative(root, file).split(sep).join('/');
+    // A loader that compiles TSX may report the module as `.ts`.
+    const source = !existsSync(file) && existsSync(`${file}x`) ? `${file}x` : file;
+    return relative(root, source).split(sep).join('/');
   }
   return undefined;
 }

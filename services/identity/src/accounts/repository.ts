@@ -29,7 +29,7 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-// Readable on white and dark backgrounds alike.
+// Readable on white and dark backgrounds alike; `client/identity.css` has a rule for each.
 const AVATAR_COLORS = [
   '#1d4ed8',
   '#047857',

@@ -100,7 +100,7 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
         <section aria-labelledby="profile-title">
           <h2 id="profile-title">Profile</h2>
           <p>
-            <span class="avatar" style={`background:${session.user.avatar_color}`} aria-hidden="true">
+            <span class="avatar" data-color={session.user.avatar_color} aria-hidden="true">
               {initial}
             </span>{' '}
             <strong>{session.user.name}</strong> · {session.user.email}
