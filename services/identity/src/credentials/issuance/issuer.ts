@@ -1,6 +1,7 @@
 /**
  * @module credentials/issuance/issuer
- * Issuing SD-JWT VCs (`typ` `dc+sd-jwt`, packed and signed by `@sd-jwt/sd-jwt-vc`),
+ * Issuing SD-JWT VCs (`typ` `dc+sd-jwt`; packed by `sd-jwt/sd-jwt.ts`, not by
+ * `@sd-jwt/sd-jwt-vc`, which costs twice as much: docs/credentials.md),
  * listing them and revoking them. Each
  * credential is stored with its status-list slot (the slot's uniqueness is the
  * database's) before it is signed, so every credential in a holder's hands can be
@@ -11,8 +12,8 @@
 import { newId } from '@xv/platform';
 import type { Kysely } from 'kysely';
 import type { IssuerKeyring } from '../keys/issuer-keys.js';
-import { type JsonObject, jwkThumbprint, type PublicJwk } from '../sd-jwt/jws.js';
-import { disclosureFrame, issueSdJwtVc, sdJwtIssuer } from '../sd-jwt/library.js';
+import { type JsonObject, jwkThumbprint, type PublicJwk, signEs256 } from '../sd-jwt/jws.js';
+import { packDisclosures } from '../sd-jwt/sd-jwt.js';
 import { InsertBatcher } from '../shared/batch-insert.js';
 import type { StatusLists } from '../status/status-list.js';
 import type { CredentialsTable, CredentialTables } from '../tables.js';
@@ -72,8 +73,6 @@ export type RevokeOutcome = 'revoked' | 'not_found' | 'forbidden';
 export class CredentialService {
   /** Credentials issued at the same moment are stored in one statement; a taken status slot comes back false. */
   private readonly inserts: InsertBatcher<CredentialsTable>;
-  /** The library instance of the current signing key (rebuilt when the key rotates). */
-  private signer: { kid: string; instance: ReturnType<typeof sdJwtIssuer> } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -126,11 +125,11 @@ export class CredentialService {
       return stored && slot;
     });
     const { disclosable, nested } = CREDENTIAL_CATALOGUE[request.type];
-    if (this.signer?.kid !== key.kid) this.signer = { kid: key.kid, instance: sdJwtIssuer(key.privateKey) };
-    const sdjwt = await issueSdJwtVc(
-      this.signer.instance,
+    const { payload, disclosures } = packDisclosures(request.claims, disclosable, nested);
+    const jwt = signEs256(
+      { typ: 'dc+sd-jwt', kid: `${this.issuer.did}#${key.kid}` },
       {
-        ...request.claims,
+        ...payload,
         iss: this.issuer.did,
         sub: request.subject,
         vct,
@@ -139,8 +138,7 @@ export class CredentialService {
         status: { status_list: { idx: slot.idx, uri: this.statusLists.uriOf(slot.listId) } },
         ...(request.holderJwk ? { cnf: { jwk: request.holderJwk } } : {}),
       },
-      disclosureFrame(request.claims, disclosable, nested),
-      { typ: 'dc+sd-jwt', kid: `${this.issuer.did}#${key.kid}` },
+      key.privateKey,
     );
     return {
       id,
@@ -149,7 +147,7 @@ export class CredentialService {
       issuer: this.issuer.did,
       subject: request.subject,
       claims: request.claims,
-      sdjwt,
+      sdjwt: `${jwt}~${disclosures.map((d) => `${d}~`).join('')}`,
       issuedAt: new Date(iat * 1000).toISOString(),
       expiresAt: exp,
     };

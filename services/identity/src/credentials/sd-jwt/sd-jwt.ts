@@ -40,11 +40,11 @@ export function objectDisclosure(name: string, value: unknown, salt = newSalt())
 }
 
 /**
- * Issuance goes through `@sd-jwt/sd-jwt-vc` (library.ts); this packer stays for the
- * RFC fixture tests and the attack tests, which build payloads by hand.
  * Makes the named top-level claims of `claims` selectively disclosable (a nested
  * object named in `nested` gets its own properties made disclosable as well).
- * Digests are sorted so their order reveals nothing about the claims'.
+ * Digests are sorted so their order reveals nothing about the claims'. (The issuer
+ * packs with this rather than `@sd-jwt/sd-jwt-vc`, which costs twice as much:
+ * docs/credentials.md, "Libraries and gaps".)
  */
 export function packDisclosures(
   claims: JsonObject,
