@@ -14,7 +14,7 @@ export interface IdentityPageProps {
   signedIn?: boolean;
   /** Client scripts (`src/client/<name>.ts`) the page runs. */
   scripts?: string[];
-  /** The response's CSP nonce, which the script tags carry too (see `IdentityPage`). */
+  /** The response's CSP nonce, which the script tags carry too. */
   nonce?: string;
   children?: Child;
 }
@@ -29,21 +29,6 @@ function SignOut() {
   );
 }
 
-/**
- * The scripts go in the head like the platform's `scripts` would put them, but with the
- * response's nonce as well: `script-src 'self'` lets them run either way, and the nonce
- * keeps "every script tag carries the nonce" true of the identity pages.
- */
-function Scripts(props: { assets: ClientAssets; names: string[]; nonce: string | undefined }) {
-  return (
-    <>
-      {props.names.map((name) => (
-        <script type="module" src={props.assets.script(name)} nonce={props.nonce} />
-      ))}
-    </>
-  );
-}
-
 export function IdentityPage(props: IdentityPageProps) {
   return (
     <Page
@@ -53,7 +38,8 @@ export function IdentityPage(props: IdentityPageProps) {
       assets={props.assets}
       nav={props.signedIn ? <SignOut /> : undefined}
       stylesheets={['identity']}
-      head={<Scripts assets={props.assets} names={props.scripts ?? []} nonce={props.nonce} />}
+      scripts={props.scripts ?? []}
+      nonce={props.nonce}
     >
       {props.children}
     </Page>
