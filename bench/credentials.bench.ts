@@ -17,7 +17,6 @@ import { join } from 'node:path';
 import { digest, ES256, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { KeyEncryptionKey, migrate, openDatabase } from '@xv/platform';
-import type { Kysely } from 'kysely';
 import { CredentialService } from '../services/identity/src/credentials/issuance/issuer.js';
 import { IssuerKeyring } from '../services/identity/src/credentials/keys/issuer-keys.js';
 import { type PublicJwk, signEs256 } from '../services/identity/src/credentials/sd-jwt/jws.js';
@@ -59,12 +58,12 @@ function holderKey() {
 }
 
 async function ours() {
-  const database = await openDatabase({
+  const database = await openDatabase<CredentialTables>({
     service: 'identity',
     dataDir: mkdtempSync(join(tmpdir(), 'xv-bench-vc-')),
   });
   await migrate(database, migrations);
-  const db = database.kysely as Kysely<CredentialTables>;
+  const db = database.kysely;
   const keyring = new IssuerKeyring(db, KeyEncryptionKey.fromBytes(Buffer.alloc(32, 1)));
   await keyring.start();
   const statusLists = new StatusLists(db, keyring, DID, BASE);

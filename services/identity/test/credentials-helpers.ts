@@ -4,20 +4,18 @@
  * with the issuer's real key (to build expired or otherwise altered ones).
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { type Database, KeyEncryptionKey } from '@xv/platform';
+import { type AnyDatabase, KeyEncryptionKey } from '@xv/platform';
 import type { RunningService } from '@xv/platform/testing';
-import type { Kysely } from 'kysely';
 import { IssuerKeyring } from '../src/credentials/keys/issuer-keys.js';
 import { type PublicJwk, parseJws, signEs256 } from '../src/credentials/sd-jwt/jws.js';
 import { sdHashOf, splitSdJwt } from '../src/credentials/sd-jwt/sd-jwt.js';
-import type { CredentialTables } from '../src/credentials/tables.js';
 import { startIdentity } from '../src/testing/index.js';
 import { postJson } from './helpers.js';
 
 const TEST_KEK_BYTES = Buffer.alloc(32, 7);
 export const TEST_KEK = KeyEncryptionKey.fromBytes(TEST_KEK_BYTES);
 
-export function startCredentialIdentity(database: Database, env: Record<string, string> = {}) {
+export function startCredentialIdentity(database: AnyDatabase, env: Record<string, string> = {}) {
   return startIdentity(database, { XV_IDENTITY_KEK: TEST_KEK_BYTES.toString('base64'), ...env });
 }
 
@@ -59,7 +57,7 @@ export async function resign(
   sdjwt: string,
   change: (header: Record<string, unknown>, payload: Record<string, unknown>) => void,
 ): Promise<string> {
-  const keyring = new IssuerKeyring(svc.context.database.kysely as Kysely<CredentialTables>, TEST_KEK);
+  const keyring = new IssuerKeyring(svc.context.database.kysely, TEST_KEK);
   const key = await keyring.signingKey();
   const parts = splitSdJwt(sdjwt);
   const jws = parseJws(parts.jwt)!;

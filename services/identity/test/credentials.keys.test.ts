@@ -1,8 +1,8 @@
 import { createPrivateKey } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Database } from '@xv/platform';
 import { describeEachDatabase, startService, tempDir } from '@xv/platform/testing';
-import type { Kysely } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { rotateIssuerKey } from '../src/credentials/keys/issuer-keys.js';
 import { parseJws, signEs256 } from '../src/credentials/sd-jwt/jws.js';
@@ -15,11 +15,11 @@ import { decodeHeader, issue, startCredentialIdentity, TEST_KEK, verify } from '
 import { email } from './helpers.js';
 
 describeEachDatabase('issuer keys', (target) => {
-  let database: Awaited<ReturnType<typeof target.open>>;
+  let database: Database<CredentialTables>;
   let person: SignedIn;
 
   beforeAll(async () => {
-    database = await target.open('identity');
+    database = await target.open<CredentialTables>('identity');
   });
 
   it('seals the private key at rest and rotates, keeping the old key for verification', async () => {
@@ -30,7 +30,7 @@ describeEachDatabase('issuer keys', (target) => {
       name: 'Kim',
       orgName: 'Keys',
     });
-    const db = database.kysely as Kysely<CredentialTables>;
+    const db = database.kysely;
     const [row] = await db.selectFrom('issuer_keys').selectAll().execute();
     expect(row!.private_key).toMatch(/^v1\./);
     expect(row!.private_key).not.toContain('"d"');

@@ -18,7 +18,7 @@ import {
 import { type Admin, email, PASSWORD, postForm, startWithAdmin } from './helpers.js';
 
 describeEachDatabase('revocations', (target) => {
-  let database: Database;
+  let database: Database<Tables>;
   let svc: RunningService;
   let second: RunningService;
   let admin: Admin;
@@ -26,7 +26,7 @@ describeEachDatabase('revocations', (target) => {
 
   beforeAll(async () => {
     ({ svc, admin, orgId } = await startWithAdmin(target, { email: email('owner'), orgName: 'Revokers' }));
-    database = svc.context.database as Database;
+    database = svc.context.database;
     // A second identity instance on the same database, as behind a load balancer.
     second = await startIdentity(database, { XV_DATA_DIR: svc.context.settings.dataDir });
   });
@@ -71,7 +71,7 @@ describeEachDatabase('revocations', (target) => {
     const member = await newMember();
     const before = await epochOf(svc);
     const waiting = epochOf(svc, before);
-    await setUserDisabled(database as Database<Tables>, 'default', member.session.user.email, true);
+    await setUserDisabled(database, 'default', member.session.user.email, true);
     expect(await waiting).toBeGreaterThan(before);
   });
 
@@ -101,8 +101,8 @@ describeEachDatabase('revocations', (target) => {
       role: 'member',
     });
     expect((await sessionAt(second, user.cookie)).status).toBe(200); // cached by the second instance
-    expect(await setUserDisabled(database as Database<Tables>, 'default', address, true)).toBe('changed');
-    expect(await setUserDisabled(database as Database<Tables>, 'default', address, true)).toBe('unchanged');
+    expect(await setUserDisabled(database, 'default', address, true)).toBe('changed');
+    expect(await setUserDisabled(database, 'default', address, true)).toBe('unchanged');
 
     // Written straight into the database, as `xv user disable` does: both instances notice the epoch.
     const atFirst = await within(
@@ -124,7 +124,7 @@ describeEachDatabase('revocations', (target) => {
     expect(disabledLogin.headers.get('location')).toBe(wrongPassword.headers.get('location'));
     expect(disabledLogin.headers.get('set-cookie') ?? '').not.toContain('xv_session=');
 
-    expect(await setUserDisabled(database as Database<Tables>, 'default', address, false)).toBe('changed');
+    expect(await setUserDisabled(database, 'default', address, false)).toBe('changed');
     const login = await postForm(svc, '/api/auth/login', { email: address, password: PASSWORD });
     expect(login.headers.get('set-cookie') ?? '').toContain('xv_session=');
   });
@@ -140,7 +140,7 @@ describeEachDatabase('revocations', (target) => {
     const key = new SoftwareAuthenticator();
     await registerPasskey(svc.url, user.cookie, key, { password: PASSWORD });
     await signInWithPasskey(svc.url, key); // works while enabled
-    await setUserDisabled(database as Database<Tables>, 'default', address, true);
+    await setUserDisabled(database, 'default', address, true);
     await expect(signInWithPasskey(svc.url, key)).rejects.toThrow(/passkey sign-in/);
   });
 

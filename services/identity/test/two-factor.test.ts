@@ -1,6 +1,5 @@
 import { KeyEncryptionKey } from '@xv/platform';
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
-import type { Kysely } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import type { Tables } from '../src/db.js';
 import { openTotpSecret } from '../src/mfa/totp.js';
@@ -156,14 +155,14 @@ describeEachDatabase('TOTP secrets at rest', (target) => {
   const env = { XV_IDENTITY_KEK: Buffer.alloc(32, 5).toString('base64') };
 
   it('are sealed and bound to their user; plaintext secrets of earlier versions are sealed at the next start', async () => {
-    const database = await target.open('identity');
+    const database = await target.open<Tables>('identity');
     const first = await startIdentity(database, env);
     const address = email('sealed');
     const { cookie } = await signUpAdmin(first.url, { email: address, name: 'T' });
     const { secret } = await enableTotp(first.url, cookie, PASSWORD);
     await first.close();
 
-    const users = database.kysely as Kysely<Tables>;
+    const users = database.kysely;
     const row = await users
       .selectFrom('users')
       .select(['id', 'totp_secret'])

@@ -7,13 +7,12 @@ import { signUp, startIdentity } from '@xv/identity/testing';
 import type { Database } from '@xv/platform';
 import { type DatabaseTarget, type RunningService, startService } from '@xv/platform/testing';
 import { trustService } from '@xv/trust';
-import type { Kysely } from 'kysely';
 
 export interface TrustStack {
   chain: DevChain;
   relayer: RunningService;
   identity: RunningService | undefined;
-  identityDatabase: Database | undefined;
+  identityDatabase: Database<IdentityOrganizations> | undefined;
   trust: RunningService;
   trustDatabase: Database;
   /**
@@ -29,7 +28,9 @@ export async function startTrustStack(
 ): Promise<TrustStack> {
   const chain = await startDevChain();
   const relayer = await startRelayer(await target.open('chain'), { rpcUrl: chain.rpcUrl });
-  const identityDatabase = options.identity ? await target.open('identity') : undefined;
+  const identityDatabase = options.identity
+    ? await target.open<IdentityOrganizations>('identity')
+    : undefined;
   const identity = identityDatabase ? await startIdentity(identityDatabase) : undefined;
   const startTrust = async (env: Record<string, string> = {}, database?: Database) =>
     startService(trustService, {
@@ -88,8 +89,8 @@ export async function newOrganization(stack: TrustStack, orgName = 'Acme Analyti
 
 /** Marks an organization KYC-verified (identity has no public API for that yet). */
 export async function markVerified(stack: TrustStack, orgId: string) {
-  await (stack.identityDatabase!.kysely as Kysely<IdentityOrganizations>)
-    .updateTable('organizations')
+  await stack
+    .identityDatabase!.kysely.updateTable('organizations')
     .set({ verified: 1, verified_at: Date.now() })
     .where('id', '=', orgId)
     .execute();

@@ -5,7 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { isChainReady, spawnDevChain } from '@xv/cli';
-import type { Database } from '@xv/platform';
+import type { AnyDatabase } from '@xv/platform';
 import { freePort, type RunningService, startService } from '@xv/platform/testing';
 import { afterAll } from 'vitest';
 import { chainService } from '../service.js';
@@ -63,7 +63,7 @@ export const TEST_RELAYER_TOKEN = 'xvc_test-relayer-token-0123456789abcdef';
 
 /** The relayer on `rpcUrl`, polling and batching fast so tests see anchors and confirmations quickly. */
 export function startRelayer(
-  database: Database,
+  database: AnyDatabase,
   options: { rpcUrl: string; env?: Record<string, string | undefined> },
 ): Promise<RunningService> {
   return startService(chainService, {

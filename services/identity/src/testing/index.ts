@@ -45,7 +45,7 @@
  *   `present(sdjwt, { nonce, aud })` adds a Key Binding JWT; `publicJwk` is its key
  *   (testing/wallet.ts).
  */
-import type { Database, Logger } from '@xv/platform';
+import type { AnyDatabase, Logger } from '@xv/platform';
 import { type RunningService, startService } from '@xv/platform/testing';
 import { totpCode } from '../mfa/totp.js';
 import { identityService } from '../service.js';
@@ -63,7 +63,7 @@ export { type SignedIn, sessionOf, totpCode };
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 export function startIdentity(
-  database: Database,
+  database: AnyDatabase,
   env: Record<string, string | undefined> = {},
   options: { logger?: Logger } = {},
 ): Promise<RunningService> {

@@ -27,13 +27,13 @@
  *   document with a `sync` token, submits it for review and has the reviewer approve it.
  */
 import { createUser, type SignedIn, signUp } from '@xv/identity/testing';
-import type { Database } from '@xv/platform';
+import type { AnyDatabase } from '@xv/platform';
 import { type RunningService, startService } from '@xv/platform/testing';
 import { contentHash } from '../documents/hash.js';
 import { knowledgeService } from '../service.js';
 
 export function startKnowledge(
-  database: Database,
+  database: AnyDatabase,
   identityUrl: string,
   env: Record<string, string | undefined> = {},
 ): Promise<RunningService> {
