@@ -131,3 +131,15 @@ export const platformErrors = defineErrors('platform', {
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
   unavailable: { status: 503, message: 'A service this request depends on is unavailable.' },
 });
+
+/**
+ * Codes of the access checks: the guard (`http/guard.ts`) answers with them, and so
+ * does domain code that refuses the same thing (a person outside the organization).
+ */
+export const guardErrors = defineErrors('platform', {
+  invalid_token: { status: 401, message: 'The bearer token is not valid.' },
+  insufficient_scope: { status: 403, message: 'The token does not carry the scope this needs.' },
+  wrong_organization: { status: 403, message: 'The token is not valid for that organization.' },
+  not_a_member: { status: 403, message: 'You are not a member of that organization.' },
+  missing_permission: { status: 403, message: 'Your role in the organization does not allow this.' },
+});

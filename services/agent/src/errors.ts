@@ -2,8 +2,7 @@
  * @module errors
  * The error codes of the agent service, named once. Codes that mean the same as
  * the platform's (`invalid_json`, `invalid_request`, `rate_limited`, …) are the
- * platform's; `not_a_member` has the platform guard's status and meaning (the guard
- * lives in `@xv/platform/http`, out of reach of domain code).
+ * platform's (`guardErrors.not_a_member` for a person outside the organization).
  */
 import { defineErrors } from '@xv/platform';
 
@@ -22,7 +21,6 @@ export const errors = defineErrors('agent', {
     status: 400,
     message: 'The `session` query parameter and the `x-agent-session` header name different sessions.',
   },
-  not_a_member: { status: 403, message: 'You are not a member of that organization.' },
   no_public_assistant: {
     status: 403,
     message: 'Sign in to use that organization; it has no public assistant.',

@@ -19,7 +19,7 @@ import type { Actor, IdentitySession, ServiceClientInfo } from '../auth/principa
 import type { RevocationWatch } from '../auth/revocations.js';
 import { TtlCache } from '../auth/ttl-cache.js';
 import { sha256Hex } from '../crypto.js';
-import { defineErrors, platformErrors } from '../errors.js';
+import { guardErrors, platformErrors } from '../errors.js';
 import { activeMembership } from './sso.js';
 
 export interface ServiceClientVerifier {
@@ -46,14 +46,6 @@ export interface AuthorizeOptions {
   /** A permission the user's membership must hold (e.g. `review:decide`). */
   permission?: string;
 }
-
-export const guardErrors = defineErrors('platform', {
-  invalid_token: { status: 401, message: 'The bearer token is not valid.' },
-  insufficient_scope: { status: 403, message: 'The token does not carry the scope this needs.' },
-  wrong_organization: { status: 403, message: 'The token is not valid for that organization.' },
-  not_a_member: { status: 403, message: 'You are not a member of that organization.' },
-  missing_permission: { status: 403, message: 'Your role in the organization does not allow this.' },
-});
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 

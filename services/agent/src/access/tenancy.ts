@@ -14,7 +14,7 @@
  *   person, `no_public_assistant` for others (the same answer whether the
  *   organization exists or not).
  */
-import { isId, type PublicOrganizations } from '@xv/platform';
+import { guardErrors, isId, type PublicOrganizations } from '@xv/platform';
 import { errors } from '../errors.js';
 import { DEFAULT_TENANT, type SessionDefaults } from '../sessions/store.js';
 import type { Principal } from './principal.js';
@@ -44,7 +44,7 @@ export async function checkTenantChoice(
   if (!namesOrganization(tenant)) return;
   const member = principal.kind === 'person' && principal.person.memberships.some((m) => m.org_id === tenant);
   if (member || (await organizations.hasPublicAssistant(tenant))) return;
-  throw principal.kind === 'person' ? errors.not_a_member() : errors.no_public_assistant();
+  throw principal.kind === 'person' ? guardErrors.not_a_member() : errors.no_public_assistant();
 }
 
 /** What the session's tenant opens for this caller now. */

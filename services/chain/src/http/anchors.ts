@@ -9,8 +9,8 @@
  * | GET    | /api/anchors/{ref}   | relayer credential | the anchor's current transaction/state |
  * | GET    | /api/relayer         | none              | address, chain id, balance status, queue |
  */
-import { constantTimeEqual } from '@xv/platform';
-import { type App, createRoute, guardErrors, jsonBody, jsonResponse, z } from '@xv/platform/http';
+import { constantTimeEqual, guardErrors } from '@xv/platform';
+import { type App, createRoute, jsonBody, jsonResponse, z } from '@xv/platform/http';
 import type { MiddlewareHandler } from 'hono';
 import { BaseError, type Hex } from 'viem';
 import { errors } from '../errors.js';

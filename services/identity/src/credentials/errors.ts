@@ -28,7 +28,6 @@ export const credentialErrors = defineErrors('identity', {
     status: 403,
     message: 'A service client can only issue OrganizationAttestation credentials.',
   },
-  not_a_member: { status: 403, message: 'You are not a member of that organization.' },
   admin_required: { status: 403, message: 'Only an administrator of the organization can do this.' },
   not_credential_owner: { status: 403, message: 'Only the owner of the credential can revoke it.' },
   org_not_found: { status: 404, message: 'No organization of this realm has that id.' },

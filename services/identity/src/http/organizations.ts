@@ -12,12 +12,11 @@
  * and the last administrator can be neither demoted nor removed.
  */
 
-import { ORG_COOKIE } from '@xv/platform';
+import { guardErrors, ORG_COOKIE } from '@xv/platform';
 import {
   type App,
   activeMembership,
   createRoute,
-  guardErrors,
   jsonBody,
   jsonErrorResponse,
   jsonResponse,

@@ -5,12 +5,12 @@
  * | DELETE /api/service-clients/:id | session, admin of its organization |                          | `{ok:true}` |
  * | GET    /api/service-clients/me  | bearer service token               |                          | `{id, name, realm_id, org_id, scopes}` or 401 |
  */
+import { guardErrors } from '@xv/platform';
 import {
   type App,
   activeMembership,
   bearerToken,
   createRoute,
-  guardErrors,
   jsonBody,
   jsonErrorResponse,
   jsonResponse,

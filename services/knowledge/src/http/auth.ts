@@ -6,8 +6,15 @@
  * organization. Failed token attempts are rate-limited per client address.
  */
 
-import { consumeOrReject, isLimited, platformErrors, type RateLimiter, tooManyRequests } from '@xv/platform';
-import { activeMembership, clientIp, guardErrors, type SsoClient } from '@xv/platform/http';
+import {
+  consumeOrReject,
+  guardErrors,
+  isLimited,
+  platformErrors,
+  type RateLimiter,
+  tooManyRequests,
+} from '@xv/platform';
+import { activeMembership, clientIp, type SsoClient } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { type Caller, hasScope, requireReviewer, type Scope } from '../access/caller.js';
 import type { TokenStore } from '../tokens/tokens.js';

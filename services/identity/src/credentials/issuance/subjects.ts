@@ -4,6 +4,7 @@
  * issuance: a user's e-mail and name, a membership's organization and role, an
  * organization's public facts (plus the claims its admin or service adds).
  */
+import { guardErrors } from '@xv/platform';
 import { organizationDid, userDid } from '../../accounts/dids.js';
 import type { AccountDirectory } from '../accounts.js';
 import { credentialErrors } from '../errors.js';
@@ -56,7 +57,7 @@ export async function credentialSubject(
     return { subject, userId: user.id, orgId: null, claims: { email: user.email, name: user.name } };
   const membership = query.orgId ? await accounts.membership(query.orgId, user.id) : undefined;
   const org = membership ? await accounts.organization(membership.org_id) : undefined;
-  if (!membership || !org) throw credentialErrors.not_a_member();
+  if (!membership || !org) throw guardErrors.not_a_member();
   return {
     subject,
     userId: user.id,

@@ -4,7 +4,7 @@
  * credentials it names: a member of the organization for a membership, an
  * administrator for an organization attestation.
  */
-import type { SessionMembership } from '@xv/platform';
+import { guardErrors, type SessionMembership } from '@xv/platform';
 import { credentialErrors } from '../errors.js';
 import { type CredentialType, isCredentialType } from '../types.js';
 import type { CredentialOfferResult, WalletIssuance } from './wallet.js';
@@ -37,7 +37,7 @@ export async function offerFor(
   let orgId: string | null = null;
   if (types.includes('MembershipCredential') || types.includes('OrganizationAttestation')) {
     const membership = input.orgId ? holder.memberships.find((m) => m.org_id === input.orgId) : holder.active;
-    if (!membership) throw input.orgId ? credentialErrors.not_a_member() : credentialErrors.org_required();
+    if (!membership) throw input.orgId ? guardErrors.not_a_member() : credentialErrors.org_required();
     if (types.includes('OrganizationAttestation') && membership.role !== 'admin')
       throw credentialErrors.admin_required();
     orgId = membership.org_id;
