@@ -24,6 +24,7 @@ import {
   isCredentialType,
 } from '../../credentials/index.js';
 import type { IdentityContext } from '../context.js';
+import { readForm } from '../forms.js';
 import { issueFor } from './api.js';
 import { offerFor, type SignedInSession } from './wallet.js';
 
@@ -225,19 +226,6 @@ function describe(credential: CredentialSummary): string {
   if (credential.type === 'IdentityCredential') return `${claims.name} <${claims.email}>`;
   if (credential.type === 'MembershipCredential') return `${claims.org_name} (${claims.role})`;
   return String(claims.name ?? credential.orgId ?? '');
-}
-
-/** The fields of a posted form (files and repeated fields left out); empty when the body is not a form. */
-async function readForm(c: Context): Promise<Record<string, string>> {
-  let body: Record<string, unknown>;
-  try {
-    body = await c.req.parseBody();
-  } catch {
-    return {};
-  }
-  const form: Record<string, string> = {};
-  for (const [name, value] of Object.entries(body)) if (typeof value === 'string') form[name] = value;
-  return form;
 }
 
 export function registerCredentialsPage(
