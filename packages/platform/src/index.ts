@@ -26,6 +26,7 @@ export * from './db/migrations.js';
 export * from './errors.js';
 export * from './ids.js';
 export * from './kek.js';
+export * from './knowledge-search.js';
 export * from './logger.js';
 export * from './public-organizations.js';
 export * from './ratelimit.js';

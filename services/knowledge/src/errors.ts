@@ -6,6 +6,7 @@
  * `forbidden_origin`), raised in `http/auth.ts` and `http/mcp.ts`.
  */
 import { defineErrors } from '@xv/platform';
+import { MAX_TOP_K } from './search/limits.js';
 
 export const errors = defineErrors('knowledge', {
   review_forbidden: { status: 403, message: 'Reviewing needs the review:decide permission.' },
@@ -33,5 +34,6 @@ export const errors = defineErrors('knowledge', {
   },
   not_approved: { status: 409, message: 'Only a document with an approved revision can be made public.' },
   nothing_to_retire: { status: 409, message: 'The document is already retired.' },
+  top_k_too_large: { status: 400, message: `topK may be at most ${MAX_TOP_K}.` },
   embedder_unavailable: { status: 503, message: 'The embeddings endpoint cannot be reached.' },
 });

@@ -286,20 +286,29 @@ describeEachDatabase('knowledge base documents', (target) => {
       expect(bySession.body.hits.length).toBeGreaterThan(0);
     });
 
-    it('answers hits with the spec fields, 5 by default and at most 50', async () => {
+    it('answers hits with the spec fields (and further passages), 5 by default, 50 at most', async () => {
       for (let i = 0; i < 8; i++)
         await publish(world, `bulk/${i}.md`, `# Bulk note ${i}\n\nQuarterly budget review number ${i}.`);
       const defaults = await search(world, world.tokens.read, 'quarterly budget review');
       expect(defaults.status).toBe(200);
       expect(defaults.body.hits).toHaveLength(5);
       for (const hit of defaults.body.hits) {
-        expect(Object.keys(hit).sort()).toEqual(['docId', 'headingPath', 'score', 'text', 'title']);
+        expect(Object.keys(hit).sort()).toEqual([
+          'docId',
+          'headingPath',
+          'passages',
+          'score',
+          'text',
+          'title',
+        ]);
         expect(hit.score).toBeGreaterThan(0);
       }
-      const many = await search(world, world.tokens.read, 'quarterly budget review', 500);
+      const many = await search(world, world.tokens.read, 'quarterly budget review', 50);
       expect(many.status).toBe(200);
-      expect(many.body.hits.length).toBeLessThanOrEqual(50);
       expect(many.body.hits.length).toBeGreaterThanOrEqual(8);
+      const tooMany = await search(world, world.tokens.read, 'quarterly budget review', 500);
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body).toMatchObject({ error: 'top_k_too_large', maximum: 50 });
       expect((await search(world, world.tokens.read, '', 3)).status).toBe(400);
       expect((await search(world, world.tokens.read, 'x', 0)).status).toBe(400);
     });

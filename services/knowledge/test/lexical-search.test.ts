@@ -14,6 +14,7 @@ import { ReviewWorkflow } from '../src/documents/review.js';
 import { migrations } from '../src/migrations/index.js';
 import type { KnowledgeIndex } from '../src/search/knowledge-index.js';
 import { openKnowledgeIndex, type SearchTuning } from '../src/search/open-index.js';
+import { parseQuery } from '../src/search/ranking.js';
 import { loadVectorExtension } from '../src/search/vector-index.js';
 import { knowledgeSettings } from '../src/settings.js';
 import { approveThroughDomain } from './helpers.js';
@@ -51,7 +52,8 @@ async function lexical(index: KnowledgeIndex, database: KnowledgeDatabase, orgId
     .select('value')
     .where('key', '=', 'generation')
     .executeTakeFirstOrThrow();
-  return index.lexical.search(database.kysely, orgId, query, 50, generation.value);
+  const words = [...parseQuery(query).terms.values()].flatMap((t) => t.words);
+  return index.lexical.candidates(database.kysely, orgId, words, 50, generation.value);
 }
 
 describe('lexical search (SQLite FTS5)', () => {

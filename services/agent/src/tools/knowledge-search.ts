@@ -11,14 +11,30 @@
  *   its public assistant is on;
  * - anything else: the model is told the knowledge base is not available here.
  *
+ * Hits are documents, each once with its best passage; `topK` follows the knowledge
+ * base's limits (more than its maximum is refused, as the knowledge base refuses it).
  * Failures are thrown as plain sentences: the model reads them as the tool's result.
  */
-import { ORG_COOKIE, SESSION_COOKIE, z } from '@xv/platform';
+import {
+  KNOWLEDGE_SEARCH_DEFAULT_TOP_K,
+  KNOWLEDGE_SEARCH_MAX_TOP_K,
+  ORG_COOKIE,
+  SESSION_COOKIE,
+  z,
+} from '@xv/platform';
 import type { TenantAccess } from '../access/tenancy.js';
 
 export const knowledgeSearchInput = z.object({
   query: z.string().trim().min(1).max(500).describe('What to look for'),
-  topK: z.coerce.number().int().min(1).max(20).default(5).describe('How many passages to return (default 5)'),
+  topK: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(KNOWLEDGE_SEARCH_MAX_TOP_K)
+    .default(KNOWLEDGE_SEARCH_DEFAULT_TOP_K)
+    .describe(
+      `How many documents to return, each once with its best passage (default ${KNOWLEDGE_SEARCH_DEFAULT_TOP_K}, at most ${KNOWLEDGE_SEARCH_MAX_TOP_K})`,
+    ),
 });
 
 export interface KnowledgeHit {

@@ -5,7 +5,7 @@
  * token with `ai:read` is required; every tool and resource reads the approved
  * documents of that token's organization only.
  *
- * - tool `search_knowledge {query, topK}`: hybrid search, hits as text and as structured content;
+ * - tool `search_knowledge {query, topK}`: hybrid search, one hit per document, as text and as structured content;
  * - tool `list_documents {offset, limit}`: approved documents, a page at a time;
  * - resources `kb://documents/{docId}`: the approved Markdown of each document.
  *
@@ -73,7 +73,7 @@ function buildServer(k: Knowledge, orgId: string): McpServer {
     {
       title: 'Search the knowledge base',
       description:
-        'Hybrid semantic and keyword search over approved documents. Returns the best passages with their document id, title and heading path.',
+        'Hybrid semantic and keyword search over approved documents. Returns the best documents, each once, with its best passage, document id, title and heading path.',
       inputSchema: z.object({
         query: z.string().min(1).max(2000).describe('What to look for, in natural language'),
         topK: z
@@ -82,7 +82,7 @@ function buildServer(k: Knowledge, orgId: string): McpServer {
           .min(1)
           .max(MAX_TOP_K)
           .optional()
-          .describe(`How many passages (default ${DEFAULT_TOP_K})`),
+          .describe(`How many documents (default ${DEFAULT_TOP_K}, at most ${MAX_TOP_K})`),
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -12,8 +12,18 @@ import { stem, terms, words } from './text.js';
 export interface Embedder {
   /** e.g. `offline-hash-v1/384` or `openai:text-embedding-3-small`. */
   readonly fingerprint: string;
+  /**
+   * How much its ranking counts in hybrid search, against 1 for the lexical
+   * ranking (docs/knowledge.md, "How search ranks").
+   */
+  readonly trust: number;
   embed(texts: string[]): Promise<Float32Array[]>;
 }
+
+/** The offline embedder's trust: measured to help a little and never hurt (docs/knowledge.md). */
+export const OFFLINE_TRUST = 0.25;
+/** A real embedding model's: as much as the lexical ranking. */
+export const MODEL_TRUST = 1;
 
 export function normalize(vector: Float32Array): Float32Array {
   let norm = 0;
@@ -45,6 +55,7 @@ const TRIGRAM_CHAR_WEIGHT = 0.35;
  */
 export class OfflineEmbedder implements Embedder {
   readonly fingerprint: string;
+  readonly trust = OFFLINE_TRUST;
 
   constructor(readonly dimensions = 384) {
     this.fingerprint = `offline-hash-v1/${dimensions}`;
@@ -90,6 +101,7 @@ export interface RemoteEmbedderOptions {
 /** An OpenAI-compatible `POST {url}/embeddings` endpoint. */
 export class RemoteEmbedder implements Embedder {
   readonly fingerprint: string;
+  readonly trust = MODEL_TRUST;
 
   constructor(private readonly options: RemoteEmbedderOptions) {
     this.fingerprint = `openai:${options.model}`;

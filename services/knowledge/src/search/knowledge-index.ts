@@ -3,37 +3,35 @@
  * The searchable knowledge of every organization: chunks of the approved
  * (live) revisions, each with its lexical entry and its vector. Indexing runs
  * inside the caller's transaction (approval and index change commit together);
- * embedding happens before it, since a remote embedder may be slow.
- *
- * Hybrid retrieval fuses the lexical and the vector ranking by reciprocal rank
- * fusion (RRF, k = 60): a passage scores Σ 1/(60 + rank) over the lists it is in.
- * The reported `score` is that sum divided by the best score possible, so 1 means
- * "first in every list".
+ * embedding happens before it, since a remote embedder may be slow. Searching is
+ * search/document-search.ts: documents, each once, with its best passage.
  *
  * `index_state` remembers the embedder's fingerprint and dimension. When the
  * configured embedder differs (a new model, a new dimension), vectors are stale:
  * search falls back to lexical ranking and new approvals skip the vector table
- * until `xv kb reindex` re-embeds everything.
+ * until `xv kb reindex` re-embeds everything. It also remembers the version of
+ * the lexical analysis the entries were written with; at start-up, entries of
+ * another version are written again from the chunks (no embedding needed).
  */
 import { AppError, newId } from '@xv/platform';
 import type { Kysely } from 'kysely';
 import type { KnowledgeDatabase, KnowledgeTables } from '../db.js';
 import { type Chunk, chunkMarkdown } from './chunker.js';
+import {
+  type DocumentSearchTuning,
+  documentSearchDefaults,
+  type RetrievalMode,
+  type SearchHit,
+  searchDocuments,
+  toHits,
+} from './document-search.js';
 import { type Embedder, vectorToBytes } from './embedder.js';
-import { LexicalIndex, type LexicalTuning } from './lexical-index.js';
+import { LEXICAL_VERSION, LexicalIndex, type LexicalTuning } from './lexical-index.js';
 import type { VectorIndex } from './vector-index.js';
 
 type Executor = Kysely<KnowledgeTables>;
 
-export type RetrievalMode = 'hybrid' | 'lexical' | 'vector';
-
-export interface SearchHit {
-  docId: string;
-  title: string;
-  headingPath: string;
-  text: string;
-  score: number;
-}
+export type { PassageHit, RetrievalMode, SearchHit } from './document-search.js';
 
 export interface PreparedRevision {
   chunks: Chunk[];
@@ -51,12 +49,14 @@ export interface IndexedRevision {
 interface IndexState {
   embedder?: string;
   dimensions?: number;
+  lexical?: string;
   generation: string;
 }
 
-const RRF_K = 60;
-/** Candidates per list a public search filters to the public documents. */
-const PUBLIC_DEPTH = 200;
+/** Passages each ranking proposes: enough for `topK` documents of several passages each. */
+const depthFor = (topK: number) => Math.max(120, 6 * topK);
+/** Passages per ranking a public search filters to the public documents. */
+const PUBLIC_DEPTH = 300;
 
 export class KnowledgeIndex {
   readonly lexical: LexicalIndex;
@@ -67,12 +67,23 @@ export class KnowledgeIndex {
     readonly vectors: VectorIndex,
     private readonly onWarning: (message: string) => void = () => {},
     lexicalTuning: Partial<LexicalTuning> = {},
+    readonly ranking: DocumentSearchTuning = documentSearchDefaults,
   ) {
     this.lexical = new LexicalIndex(database.dialect, lexicalTuning);
   }
 
-  /** Checks the stored embedder against the configured one, once at start-up. */
-  async checkEmbedder(): Promise<void> {
+  /**
+   * Once at start-up: rewrites the lexical entries if they were written by another
+   * version of the analysis, and checks the stored embedder against the configured one.
+   */
+  async checkIndex(): Promise<void> {
+    await this.database.kysely.transaction().execute(async (trx) => {
+      const state = await this.state(trx);
+      if (state.lexical === LEXICAL_VERSION) return;
+      await this.lexical.rebuild(trx);
+      await this.upsert(trx, 'lexical', LEXICAL_VERSION);
+      await this.bumpGeneration(trx);
+    });
     const state = await this.state(this.database.kysely);
     if (state.embedder && state.embedder !== this.embedder.fingerprint) {
       this.onWarning(
@@ -83,7 +94,9 @@ export class KnowledgeIndex {
 
   /** Chunks and embeds a revision; call before opening the transaction that indexes it. */
   async prepare(title: string, content: string): Promise<PreparedRevision> {
-    const chunks = chunkMarkdown(content);
+    // Passages are stored composed (NFC): a document pushed decomposed reads, matches and shows like any other.
+    const chunks = chunkMarkdown(content.normalize('NFC'));
+    title = title.normalize('NFC');
     const vectors = chunks.length
       ? await this.embedder.embed(chunks.map((c) => embeddingText(title, c)))
       : [];
@@ -149,98 +162,77 @@ export class KnowledgeIndex {
     await this.bumpGeneration(db);
   }
 
+  /** The organization's best `topK` documents for the question. */
   async search(
     orgId: string,
     query: string,
     topK: number,
     mode: RetrievalMode = 'hybrid',
   ): Promise<SearchHit[]> {
-    const { ranked, lists } = await this.rank(orgId, query, Math.max(topK * 4, 40), mode);
-    return this.hits(orgId, ranked.slice(0, topK), lists);
+    const ranked = await searchDocuments(
+      await this.sources(orgId, query, mode),
+      orgId,
+      query,
+      depthFor(topK),
+      mode,
+      this.ranking,
+    );
+    return toHits(ranked.slice(0, topK));
   }
 
   /**
    * Hybrid search over the organization's documents marked public only. The
-   * candidates are the organization's best `PUBLIC_DEPTH` passages of each list,
-   * filtered to public documents afterwards, so the organization-wide indexes and
-   * the normal search stay as they are; a public passage ranked below that many
-   * internal ones is not found.
+   * candidates are the organization's best `PUBLIC_DEPTH` passages of each ranking
+   * (more for a large `topK`), filtered to public documents afterwards, so the
+   * organization-wide indexes and the normal search stay as they are; a public
+   * passage ranked below that many internal ones is not found.
    */
   async searchPublic(orgId: string, query: string, topK: number): Promise<SearchHit[]> {
-    const { ranked, lists } = await this.rank(orgId, query, Math.max(topK * 4, PUBLIC_DEPTH), 'hybrid');
+    const depth = Math.max(PUBLIC_DEPTH, depthFor(topK));
+    const ranked = await searchDocuments(
+      await this.sources(orgId, query, 'hybrid'),
+      orgId,
+      query,
+      depth,
+      'hybrid',
+      this.ranking,
+    );
     if (ranked.length === 0) return [];
     const rows = await this.database.kysely
-      .selectFrom('chunks as c')
-      .innerJoin('documents as d', 'd.id', 'c.document_id')
-      .select('c.id')
-      .where('c.org_id', '=', orgId)
-      .where('d.org_id', '=', orgId)
-      .where('d.public', '=', 1)
+      .selectFrom('documents')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('public', '=', 1)
       .where(
-        'c.id',
+        'id',
         'in',
-        ranked.map(([id]) => id),
+        ranked.map((d) => d.docId),
       )
       .execute();
-    const visible = new Set(rows.map((r) => Number(r.id)));
-    return this.hits(orgId, ranked.filter(([id]) => visible.has(id)).slice(0, topK), lists);
+    const visible = new Set(rows.map((r) => r.id));
+    return toHits(ranked.filter((d) => visible.has(d.docId)).slice(0, topK));
   }
 
-  /** The fused ranking (chunk id, RRF score), best first, and how many lists took part. */
-  private async rank(orgId: string, query: string, depth: number, mode: RetrievalMode) {
+  /** The database, and the vector ranking when the stored vectors match the embedder. */
+  private async sources(orgId: string, query: string, mode: RetrievalMode) {
     const db = this.database.kysely;
     const state = await this.state(db);
-    const lists: number[][] = [];
-    if (mode !== 'vector')
-      lists.push(
-        (await this.lexical.search(db, orgId, query, depth, state.generation)).map((h) => h.chunkId),
-      );
-    if (mode !== 'lexical') {
-      if (state.embedder === this.embedder.fingerprint && state.dimensions) {
-        const vector = await this.embedQuery(query, mode === 'vector');
-        if (vector && vector.length === state.dimensions) {
-          const neighbours = await this.vectors.nearest(orgId, vector, depth, state.generation);
-          lists.push(neighbours.map((n) => n.chunkId));
-        }
-      }
-    }
-    const fused = new Map<number, number>();
-    for (const list of lists) {
-      for (const [rank, id] of list.entries()) fused.set(id, (fused.get(id) ?? 0) + 1 / (RRF_K + rank + 1));
-    }
-    return { ranked: [...fused].sort((a, b) => b[1] - a[1]), lists: lists.length };
-  }
-
-  /** The passages of the chosen chunks, in their order, with the score relative to the best possible. */
-  private async hits(orgId: string, best: [number, number][], lists: number): Promise<SearchHit[]> {
-    if (best.length === 0) return [];
-    const rows = await this.database.kysely
-      .selectFrom('chunks as c')
-      .innerJoin('revisions as r', 'r.id', 'c.revision_id')
-      .select(['c.id', 'c.document_id', 'c.heading_path', 'c.text', 'r.title'])
-      .where('c.org_id', '=', orgId)
-      .where(
-        'c.id',
-        'in',
-        best.map(([id]) => id),
-      )
-      .execute();
-    const byId = new Map(rows.map((r) => [Number(r.id), r]));
-    const bestPossible = lists / (RRF_K + 1);
-    return best.flatMap(([id, score]) => {
-      const row = byId.get(id);
-      return row
-        ? [
-            {
-              docId: row.document_id,
-              title: row.title,
-              headingPath: row.heading_path,
-              text: row.text,
-              score: Math.round((score / bestPossible) * 1e4) / 1e4,
-            },
-          ]
-        : [];
-    });
+    const current = state.embedder === this.embedder.fingerprint && state.dimensions;
+    const nearest =
+      mode === 'lexical' || !current
+        ? undefined
+        : async (k: number) => {
+            const vector = await this.embedQuery(query, mode === 'vector');
+            if (!vector || vector.length !== state.dimensions) return undefined;
+            return this.vectors.nearest(orgId, vector, k, state.generation);
+          };
+    return {
+      db,
+      lexical: this.lexical,
+      generation: state.generation,
+      nearest,
+      vectorWeight: this.embedder.trust,
+    };
   }
 
   /**
@@ -269,6 +261,7 @@ export class KnowledgeIndex {
       await trx.deleteFrom('chunks').execute();
       await this.vectors.prepare(trx, dimensions, true);
       await this.setState(trx, { embedder: this.embedder.fingerprint, dimensions });
+      await this.upsert(trx, 'lexical', LEXICAL_VERSION);
       for (const { doc, prepared: p } of prepared) {
         await this.put(
           trx,
@@ -297,6 +290,8 @@ export class KnowledgeIndex {
     const rows = await db.selectFrom('index_state').select(['key', 'value']).execute();
     const map = new Map(rows.map((r) => [r.key, r.value]));
     const state: IndexState = { generation: map.get('generation') ?? '' };
+    const lexical = map.get('lexical');
+    if (lexical) state.lexical = lexical;
     const embedder = map.get('embedder');
     if (embedder) state.embedder = embedder;
     const dimensions = map.get('dimensions');

@@ -1,29 +1,35 @@
 /**
  * @module search/lexical-index
- * Full-text search over chunks: SQLite FTS5 (porter stemming, BM25 with the
- * title and headings weighted above the text) or PostgreSQL full text
- * (`english` configuration, weighted tsvector, `ts_rank_cd`). A question is
- * matched as an OR of its content words, so a paraphrase still finds passages
- * that share some of its words; ranking rewards the passages that share more.
+ * Full-text candidates for a question, and the organization's statistics the
+ * ranking needs (search/ranking.ts scores the candidates). What is indexed is the
+ * folded text (search/analysis.ts: no diacritics, đ → d), in SQLite FTS5
+ * (`porter unicode61 remove_diacritics 2`) or a PostgreSQL `english` tsvector
+ * weighted A/B/D. A question is matched as an OR of its content words, so a
+ * paraphrase still finds passages that share some of its words.
  *
- * On SQLite the cost is BM25 over every matching chunk. Two things keep it small:
+ * Candidates come out in the database's own rank order (FTS5 BM25 with the title
+ * and headings weighted, or `ts_rank_cd`), `limit` of them; the ranking then
+ * scores every candidate with all the question's words against the
+ * organization's own statistics. On SQLite two things keep the candidate query
+ * small:
  * - the organization is matched inside FTS5 (`org : "…" AND …`) when it holds
  *   less than a quarter of the index; otherwise the words are matched alone and
  *   the rows come out in rank order, filtered by organization, until `limit`
  *   pass (matching the organization would cost BM25 a pass over its whole
  *   posting list);
  * - once the index holds `pruneFrom` chunks, words found in more than
- *   `commonShare` of them leave such an organization's query (the rarest stays
- *   when all are common). Their BM25 weight is low (IDF below ln 9 ≈ 2.2 at 10%)
- *   and they would make nearly every chunk a match. Document frequencies are
- *   cached per index generation.
+ *   `commonShare` of the organization's chunks leave such an organization's
+ *   candidate query (the rarest stays when all are common). They would make
+ *   nearly every chunk a candidate; the ranking still counts them.
+ * Counts are cached per index generation.
  */
 
 import type { DialectName } from '@xv/platform';
 import { type Kysely, sql } from 'kysely';
 import type { KnowledgeTables } from '../db.js';
+import { fold } from './analysis.js';
 import { GenerationCache } from './generation-cache.js';
-import { terms } from './text.js';
+import type { RankingTuning } from './ranking.js';
 
 type Executor = Kysely<KnowledgeTables>;
 
@@ -35,19 +41,20 @@ export interface LexicalRow {
   text: string;
 }
 
-export interface LexicalHit {
-  chunkId: number;
-  rank: number;
-}
-
 export interface LexicalTuning {
-  /** Chunks in the index from which common words are left out of a large organization's query. */
+  /** Chunks in the index from which common words are left out of a large organization's candidate query. */
   pruneFrom: number;
-  /** A word in more than this share of the chunks is common. */
+  /** A word in more than this share of the organization's chunks is common. */
   commonShare: number;
 }
 
 export const lexicalDefaults: LexicalTuning = { pruneFrom: 20_000, commonShare: 0.1 };
+
+/**
+ * What the index holds is folded by search/analysis.ts; when that changes, the
+ * version moves and the entries are rebuilt from the chunks at start-up.
+ */
+export const LEXICAL_VERSION = 'folded-v2';
 
 const MAX_QUERY_TERMS = 32;
 /** The columns a question is matched against (not `org`), and their BM25 weights (org, title, headings, text). */
@@ -70,12 +77,13 @@ export class LexicalIndex {
 
   async add(db: Executor, rows: LexicalRow[]) {
     for (const row of rows) {
+      const [title, heading, text] = [fold(row.title), fold(row.headingPath), fold(row.text)];
       if (this.dialect === 'sqlite') {
-        await sql`insert into chunks_fts (rowid, org, title, heading_path, text) values (${row.chunkId}, ${row.orgId}, ${row.title}, ${row.headingPath}, ${row.text})`.execute(
+        await sql`insert into chunks_fts (rowid, org, title, heading_path, text) values (${row.chunkId}, ${row.orgId}, ${title}, ${heading}, ${text})`.execute(
           db,
         );
       } else {
-        await sql`update chunks set search_vector = setweight(to_tsvector('english', ${row.title}), 'A') || setweight(to_tsvector('english', ${row.headingPath}), 'B') || to_tsvector('english', ${row.text}) where id = ${row.chunkId}`.execute(
+        await sql`update chunks set search_vector = setweight(to_tsvector('english', ${title}), 'A') || setweight(to_tsvector('english', ${heading}), 'B') || to_tsvector('english', ${text}) where id = ${row.chunkId}`.execute(
           db,
         );
       }
@@ -87,71 +95,141 @@ export class LexicalIndex {
     await sql`delete from chunks_fts where rowid in (${sql.join(chunkIds)})`.execute(db);
   }
 
-  /** `generation` is the index generation the cached figures belong to. */
-  async search(
-    db: Executor,
-    orgId: string,
-    query: string,
-    limit: number,
-    generation: string,
-  ): Promise<LexicalHit[]> {
-    const words = [...new Set(terms(query))].slice(0, MAX_QUERY_TERMS);
-    if (words.length === 0) return [];
-    if (this.dialect === 'sqlite') return this.searchFts(db, orgId, words, limit, generation);
-    const tsquery = words.join(' | ');
-    const result =
-      await sql<LexicalHit>`select c.id as "chunkId", ts_rank_cd(c.search_vector, q) as rank from chunks c, to_tsquery('english', ${tsquery}) q where c.org_id = ${orgId} and c.search_vector @@ q order by rank desc limit ${limit}`.execute(
+  /** Writes every chunk's entry again (after the analysis changed), inside the caller's transaction. */
+  async rebuild(db: Executor) {
+    if (this.dialect === 'sqlite') await sql`delete from chunks_fts`.execute(db);
+    for (let after = 0; ; ) {
+      const rows = await db
+        .selectFrom('chunks as c')
+        .innerJoin('revisions as r', 'r.id', 'c.revision_id')
+        .select(['c.id', 'c.org_id', 'r.title', 'c.heading_path', 'c.text'])
+        .where('c.id', '>', after)
+        .orderBy('c.id')
+        .limit(500)
+        .execute();
+      if (rows.length === 0) return;
+      await this.add(
         db,
+        rows.map((r) => ({
+          chunkId: Number(r.id),
+          orgId: r.org_id,
+          title: r.title,
+          headingPath: r.heading_path,
+          text: r.text,
+        })),
       );
-    return result.rows.map((r) => ({ chunkId: Number(r.chunkId), rank: Number(r.rank) }));
+      after = Number(rows[rows.length - 1]!.id);
+    }
   }
 
-  private async searchFts(
+  /**
+   * The organization's chunks matching any of the folded `words`, best first by the
+   * database's own rank, at most `limit`. `generation` is the index generation the
+   * cached counts belong to.
+   */
+  async candidates(
     db: Executor,
     orgId: string,
     words: string[],
     limit: number,
     generation: string,
-  ): Promise<LexicalHit[]> {
+  ): Promise<number[]> {
+    const unique = [...new Set(words)].slice(0, MAX_QUERY_TERMS);
+    if (unique.length === 0) return [];
+    if (this.dialect !== 'sqlite') {
+      const result = await sql<{
+        id: number;
+      }>`select c.id from chunks c, to_tsquery('english', ${unique.join(' | ')}) q where c.org_id = ${orgId} and c.search_vector @@ q order by ts_rank_cd(c.search_vector, q) desc limit ${limit}`.execute(
+        db,
+      );
+      return result.rows.map((r) => Number(r.id));
+    }
     const total = await this.count(db, generation, '');
     const own = await this.count(db, generation, orgId);
-    let result: { rows: LexicalHit[] };
+    let result: { rows: { id: number }[] };
     if (own * 4 >= total) {
-      const kept = total >= this.tuning.pruneFrom ? await this.uncommon(db, words, total, generation) : words;
-      result =
-        await sql<LexicalHit>`select rowid as "chunkId", rank from chunks_fts where chunks_fts match ${anyOf(kept)} and rank match ${RANKING} and org = ${orgId} order by rank limit ${limit}`.execute(
-          db,
-        );
+      const kept =
+        total >= this.tuning.pruneFrom ? await this.uncommon(db, orgId, unique, own, generation) : unique;
+      result = await sql<{
+        id: number;
+      }>`select rowid as id from chunks_fts where chunks_fts match ${anyOf(kept)} and rank match ${RANKING} and org = ${orgId} order by rank limit ${limit}`.execute(
+        db,
+      );
     } else {
-      result =
-        await sql<LexicalHit>`select rowid as "chunkId", rank from chunks_fts where chunks_fts match ${`org : ${phrase(orgId)} AND ${anyOf(words)}`} and rank match ${RANKING} order by rank limit ${limit}`.execute(
-          db,
-        );
+      result = await sql<{
+        id: number;
+      }>`select rowid as id from chunks_fts where chunks_fts match ${`org : ${phrase(orgId)} AND ${anyOf(unique)}`} and rank match ${RANKING} order by rank limit ${limit}`.execute(
+        db,
+      );
     }
-    return result.rows.map((r) => ({ chunkId: Number(r.chunkId), rank: -r.rank }));
+    return result.rows.map((r) => Number(r.id));
   }
 
-  /** The words found in at most `commonShare` of the chunks, or else the rarest one. */
-  private async uncommon(db: Executor, words: string[], total: number, generation: string) {
+  /** How many of the organization's chunks there are, and how many hold each folded word. */
+  async statistics(db: Executor, orgId: string, words: string[], generation: string) {
+    const passages = await this.count(db, generation, orgId);
+    const frequency = new Map<string, number>();
+    for (const word of new Set(words)) frequency.set(word, await this.count(db, generation, orgId, word));
+    return { passages, frequency };
+  }
+
+  /** The organization's average passage length in characters, weighted as the ranking weighs fields. */
+  async averageLength(db: Executor, orgId: string, generation: string, tuning: RankingTuning) {
+    const key = `${orgId}\nlength\n${tuning.title}\n${tuning.heading}`;
+    const cached = await this.counts.get(generation, key, async () => {
+      const row = await db
+        .selectFrom('chunks as c')
+        .innerJoin('revisions as r', 'r.id', 'c.revision_id')
+        .select((eb) => [
+          eb.fn.avg<number>(eb.fn('length', ['r.title'])).as('title'),
+          eb.fn.avg<number>(eb.fn('length', ['c.heading_path'])).as('headingPath'),
+          eb.fn.avg<number>(eb.fn('length', ['c.text'])).as('text'),
+        ])
+        .where('c.org_id', '=', orgId)
+        .executeTakeFirst();
+      const average = (field: number | string | null | undefined) => Number(field ?? 0);
+      return (
+        tuning.title * average(row?.title) + tuning.heading * average(row?.headingPath) + average(row?.text)
+      );
+    });
+    return Math.max(cached, 1);
+  }
+
+  /** The words found in at most `commonShare` of the organization's chunks, or else the rarest one. */
+  private async uncommon(db: Executor, orgId: string, words: string[], own: number, generation: string) {
     const counted = [];
-    for (const word of words) counted.push({ word, chunks: await this.count(db, generation, '', word) });
-    const kept = counted.filter((c) => c.chunks <= this.tuning.commonShare * total);
+    for (const word of words) counted.push({ word, chunks: await this.count(db, generation, orgId, word) });
+    const kept = counted.filter((c) => c.chunks <= this.tuning.commonShare * own);
     if (kept.length > 0) return kept.map((c) => c.word);
     return [counted.reduce((a, b) => (b.chunks < a.chunks ? b : a)).word];
   }
 
-  /** Chunks of the organization (all when `orgId` is empty), containing `word` when given. */
+  /** Chunks of the organization (all when `orgId` is empty), holding `word` when given. */
   private count(db: Executor, generation: string, orgId: string, word?: string): Promise<number> {
     return this.counts.get(generation, `${orgId}\n${word ?? ''}`, async () => {
-      if (word !== undefined) {
+      if (word === undefined) {
+        let query = db.selectFrom('chunks').select((eb) => eb.fn.countAll().as('n'));
+        if (orgId) query = query.where('org_id', '=', orgId);
+        return Number((await query.executeTakeFirstOrThrow()).n);
+      }
+      if (this.dialect !== 'sqlite') {
+        // A stop word of PostgreSQL's `english` configuration matches nothing; it counts as in every chunk.
         const result = await sql<{
           n: number;
-        }>`select count(*) as n from chunks_fts where chunks_fts match ${anyOf([word])}`.execute(db);
-        return Number(result.rows[0]!.n);
+          nodes: number;
+        }>`select numnode(q) as nodes, (select count(*) from chunks where org_id = ${orgId} and search_vector @@ q) as n from to_tsquery('english', ${word}) q`.execute(
+          db,
+        );
+        const row = result.rows[0]!;
+        return Number(row.nodes) === 0 ? this.count(db, generation, orgId) : Number(row.n);
       }
-      let query = db.selectFrom('chunks').select((eb) => eb.fn.countAll().as('n'));
-      if (orgId) query = query.where('org_id', '=', orgId);
-      return Number((await query.executeTakeFirstOrThrow()).n);
+      // An organization holding the whole index needs no organization filter (which costs a posting-list merge).
+      const whole = (await this.count(db, generation, orgId)) === (await this.count(db, generation, ''));
+      const match = whole ? anyOf([word]) : `org : ${phrase(orgId)} AND ${anyOf([word])}`;
+      const result = await sql<{
+        n: number;
+      }>`select count(*) as n from chunks_fts where chunks_fts match ${match}`.execute(db);
+      return Number(result.rows[0]!.n);
     });
   }
 }

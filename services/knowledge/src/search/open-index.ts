@@ -43,6 +43,6 @@ export async function openKnowledgeIndex(
     { vectorBackend: vectors.backend, embedder: index.embedder.fingerprint },
     'knowledge index ready',
   );
-  await index.checkEmbedder();
+  await index.checkIndex();
   return index;
 }
