@@ -1,3 +1,12 @@
+export {
+  CollectionError,
+  type EvaluationOptions,
+  type EvaluationReport,
+  evaluateCollection,
+  evaluationFailure,
+  evaluationJson,
+  formatEvaluation,
+} from './commands/eval.js';
 export { reindexKnowledgeBase } from './commands/reindex.js';
 export type { KnowledgeDatabase } from './db.js';
 export { contentHash } from './documents/hash.js';
