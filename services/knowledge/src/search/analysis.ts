@@ -23,6 +23,7 @@ const STOP_WORDS = new Set(
 );
 
 const WORD = /[\p{L}\p{N}]+/gu;
+const DIGIT = /^\p{N}$/u;
 
 /** Lowercase, no diacritics, đ → d: what the lexical index stores and matches. */
 export function fold(text: string): string {
@@ -38,7 +39,7 @@ export interface Token {
   exact: string;
   folded: string;
   stem: string;
-  /** A content word: not a stop word, not a single character. */
+  /** A content word: not a stop word, not a single letter (a single digit is: "IL 6", "5 days"). */
   content: boolean;
 }
 
@@ -69,7 +70,7 @@ export function tokens(text: string): Token[] {
         exact,
         folded,
         stem: stem(folded),
-        content: folded.length > 1 && !(exact === folded && STOP_WORDS.has(folded)),
+        content: (folded.length > 1 || DIGIT.test(folded)) && !(exact === folded && STOP_WORDS.has(folded)),
       };
       if (known.size >= STEM_CACHE) known.clear();
       known.set(exact, token);

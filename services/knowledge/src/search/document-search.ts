@@ -2,18 +2,23 @@
  * @module search/document-search
  * One search, from a question to documents:
  * 1. *Lexical.* The database proposes candidate passages; each is scored by
- *    search/ranking.ts against the organization's statistics. A document scores
- *    its best passage plus a small share (`otherPassages`) of its others.
+ *    search/ranking.ts against the organization's statistics, and a document
+ *    scores as its best passage.
  * 2. *Vectors.* The nearest passages to the question's embedding; a document
- *    scores its nearest passage.
- * 3. *Fusion.* The two document rankings are fused by weighted reciprocal rank,
- *    `Σ weight / (60 + rank)`: the lexical ranking weighs 1, the vector ranking
- *    the embedder's `trust` (the offline hashed embedder is weak and weighs
- *    little; a real embedding model weighs as much as the lexical ranking).
+ *    ranks by its nearest passage.
+ * 3. *Fusion*, by how much the embedder can be trusted (`Embedder.trust`):
+ *    - trust 0 (the offline hashed embedder): the vector ranking is gated. The
+ *      lexical ranking stands as it is, and the documents only the vectors found
+ *      follow it, in vector order: hybrid search never ranks below lexical search,
+ *      and still answers a question that shares no word with any document;
+ *    - otherwise: weighted reciprocal rank fusion, `Σ weight / (60 + rank)`, the
+ *      lexical ranking weighing 1 and the vector ranking its trust (1 for an
+ *      embedding model).
  *    The reported `score` is the fused sum over the best possible, so 1 means
  *    "first in every ranking that took part".
  * Each document appears once, with its best passage; its other matching passages
- * ride along in `passages`.
+ * ride along in `passages`. The measurements behind these choices are in
+ * docs/knowledge.md ("How search ranks").
  */
 import type { Kysely } from 'kysely';
 import type { KnowledgeTables } from '../db.js';
@@ -21,6 +26,7 @@ import type { LexicalIndex } from './lexical-index.js';
 import {
   type Passage,
   parseQuery,
+  type RankingQuery,
   type RankingTuning,
   rankingDefaults,
   type Statistics,
@@ -42,13 +48,6 @@ export interface SearchHit extends PassageHit {
   /** The document's other matching passages, best first (at most `MORE_PASSAGES`). */
   passages: PassageHit[];
 }
-
-export interface DocumentSearchTuning extends RankingTuning {
-  /** Share of each further passage's score a document adds to its best one. */
-  otherPassages: number;
-}
-
-export const documentSearchDefaults: DocumentSearchTuning = { ...rankingDefaults, otherPassages: 0.1 };
 
 const RRF_K = 60;
 const MORE_PASSAGES = 3;
@@ -85,54 +84,27 @@ export async function searchDocuments(
   question: string,
   depth: number,
   mode: RetrievalMode,
-  tuning: DocumentSearchTuning = documentSearchDefaults,
+  tuning: RankingTuning = rankingDefaults,
 ): Promise<RankedDocument[]> {
-  const { db, lexical, generation } = sources;
   const query = parseQuery(question);
   const passages = new Map<number, ScoredPassage>();
+  const lexical =
+    mode !== 'vector' && query.terms.size > 0
+      ? await scoreLexically(sources, orgId, query, depth, tuning, passages)
+      : undefined;
+  const nearest = mode !== 'lexical' ? await nearestDocuments(sources, orgId, depth, passages) : undefined;
+
   const lists: { weight: number; documents: string[] }[] = [];
-  const documentScores = new Map<string, number>();
-
-  if (mode !== 'vector' && query.terms.size > 0) {
-    const words = [...query.terms.values()].flatMap((t) => t.words);
-    const ids = await lexical.candidates(db, orgId, words, depth, generation);
-    for (const p of await load(db, orgId, ids)) passages.set(p.chunkId, { ...p, lexical: 0, similarity: 0 });
-    const counted = await lexical.statistics(db, orgId, words, generation);
-    const stats: Statistics = {
-      passages: counted.passages,
-      averageLength: await lexical.averageLength(db, orgId, generation, tuning),
-      frequency: new Map(),
-    };
-    for (const term of query.terms.values())
-      stats.frequency.set(term.stem, Math.max(0, ...term.words.map((w) => counted.frequency.get(w) ?? 0)));
-    for (const p of passages.values()) p.lexical = scorePassage(query, p, stats, tuning);
-    const byDocument = group([...passages.values()].filter((p) => p.lexical > 0));
-    for (const [docId, list] of byDocument) {
-      const scores = list.map((p) => p.lexical).sort((a, b) => b - a);
-      let score = scores[0]!;
-      for (const other of scores.slice(1)) score += tuning.otherPassages * other;
-      documentScores.set(docId, score);
-    }
-    lists.push({ weight: 1, documents: [...documentScores].sort((a, b) => b[1] - a[1]).map(([d]) => d) });
-  }
-
-  if (mode !== 'lexical' && sources.nearest) {
-    const neighbours = await sources.nearest(depth);
-    if (neighbours) {
-      const missing = neighbours.map((n) => n.chunkId).filter((id) => !passages.has(id));
-      for (const p of await load(db, orgId, missing))
-        passages.set(p.chunkId, { ...p, lexical: 0, similarity: 0 });
-      const nearest = new Map<string, number>();
-      for (const n of neighbours) {
-        const p = passages.get(n.chunkId);
-        if (!p) continue;
-        p.similarity = 1 - n.distance;
-        if (!nearest.has(p.documentId)) nearest.set(p.documentId, p.similarity);
-      }
-      lists.push({ weight: mode === 'vector' ? 1 : sources.vectorWeight, documents: [...nearest.keys()] });
+  if (lexical) lists.push({ weight: 1, documents: [...lexical].sort((a, b) => b[1] - a[1]).map(([d]) => d) });
+  if (nearest) {
+    const weight = mode === 'vector' ? 1 : sources.vectorWeight;
+    if (weight > 0 || lists.length === 0) lists.push({ weight, documents: nearest });
+    else {
+      // Gated: the documents only the vectors found follow the lexical ranking, as one ranking.
+      const found = new Set(lists[0]!.documents);
+      lists[0]!.documents.push(...nearest.filter((d) => !found.has(d)));
     }
   }
-
   const fused = new Map<string, number>();
   for (const list of lists)
     for (const [rank, docId] of list.documents.entries())
@@ -140,7 +112,7 @@ export async function searchDocuments(
   const bestPossible = lists.reduce((sum, list) => sum + list.weight / (RRF_K + 1), 0);
   const byDocument = group([...passages.values()].filter((p) => p.lexical > 0 || p.similarity > 0));
   return [...fused]
-    .sort((a, b) => b[1] - a[1] || (documentScores.get(b[0]) ?? 0) - (documentScores.get(a[0]) ?? 0))
+    .sort((a, b) => b[1] - a[1] || (lexical?.get(b[0]) ?? 0) - (lexical?.get(a[0]) ?? 0))
     .map(([docId, score]) => ({
       docId,
       score: bestPossible > 0 ? score / bestPossible : 0,
@@ -148,6 +120,58 @@ export async function searchDocuments(
         (a, b) => b.lexical - a.lexical || b.similarity - a.similarity,
       ),
     }));
+}
+
+/** The documents of the nearest passages, nearest first; undefined when vectors cannot take part. */
+async function nearestDocuments(
+  sources: SearchSources,
+  orgId: string,
+  depth: number,
+  passages: Map<number, ScoredPassage>,
+): Promise<string[] | undefined> {
+  const neighbours = sources.nearest ? await sources.nearest(depth) : undefined;
+  if (!neighbours) return undefined;
+  const missing = neighbours.map((n) => n.chunkId).filter((id) => !passages.has(id));
+  for (const p of await load(sources.db, orgId, missing))
+    passages.set(p.chunkId, { ...p, lexical: 0, similarity: 0 });
+  const documents = new Set<string>();
+  for (const n of neighbours) {
+    const p = passages.get(n.chunkId);
+    if (!p) continue;
+    p.similarity = 1 - n.distance;
+    documents.add(p.documentId);
+  }
+  return [...documents];
+}
+
+/** Scores the candidate passages (added to `passages`) and returns each document's: its best passage's. */
+async function scoreLexically(
+  sources: SearchSources,
+  orgId: string,
+  query: RankingQuery,
+  depth: number,
+  tuning: RankingTuning,
+  passages: Map<number, ScoredPassage>,
+): Promise<Map<string, number>> {
+  const { db, lexical, generation } = sources;
+  const words = [...query.terms.values()].flatMap((t) => t.words);
+  const ids = await lexical.candidates(db, orgId, words, depth, generation);
+  const missing = ids.filter((id) => !passages.has(id));
+  for (const p of await load(db, orgId, missing))
+    passages.set(p.chunkId, { ...p, lexical: 0, similarity: 0 });
+  const counted = await lexical.statistics(db, orgId, words, generation);
+  const stats: Statistics = {
+    passages: counted.passages,
+    averageLength: await lexical.averageLength(db, orgId, generation, tuning),
+    frequency: new Map(),
+  };
+  for (const term of query.terms.values())
+    stats.frequency.set(term.stem, Math.max(0, ...term.words.map((w) => counted.frequency.get(w) ?? 0)));
+  for (const p of passages.values()) p.lexical = scorePassage(query, p, stats, tuning);
+  const documentScores = new Map<string, number>();
+  for (const p of passages.values())
+    if (p.lexical > (documentScores.get(p.documentId) ?? 0)) documentScores.set(p.documentId, p.lexical);
+  return documentScores;
 }
 
 /** The hits for ranked documents: the best passage, and the next ones riding along. */

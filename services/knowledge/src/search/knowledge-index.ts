@@ -17,16 +17,10 @@ import { AppError, newId } from '@xv/platform';
 import type { Kysely } from 'kysely';
 import type { KnowledgeDatabase, KnowledgeTables } from '../db.js';
 import { type Chunk, chunkMarkdown } from './chunker.js';
-import {
-  type DocumentSearchTuning,
-  documentSearchDefaults,
-  type RetrievalMode,
-  type SearchHit,
-  searchDocuments,
-  toHits,
-} from './document-search.js';
+import { type RetrievalMode, type SearchHit, searchDocuments, toHits } from './document-search.js';
 import { type Embedder, vectorToBytes } from './embedder.js';
 import { LEXICAL_VERSION, LexicalIndex, type LexicalTuning } from './lexical-index.js';
+import { type RankingTuning, rankingDefaults } from './ranking.js';
 import type { VectorIndex } from './vector-index.js';
 
 type Executor = Kysely<KnowledgeTables>;
@@ -67,7 +61,7 @@ export class KnowledgeIndex {
     readonly vectors: VectorIndex,
     private readonly onWarning: (message: string) => void = () => {},
     lexicalTuning: Partial<LexicalTuning> = {},
-    readonly ranking: DocumentSearchTuning = documentSearchDefaults,
+    readonly ranking: RankingTuning = rankingDefaults,
   ) {
     this.lexical = new LexicalIndex(database.dialect, lexicalTuning);
   }

@@ -43,8 +43,8 @@ export interface QueryTerm {
   words: string[];
   /** The forms typed with diacritics, for the exact-match credit. */
   accented: Set<string>;
-  /** How often the question says it. */
-  count: number;
+  /** How much it counts: 1 + ln(times the question says it). */
+  weight: number;
 }
 
 export interface RankingQuery {
@@ -57,6 +57,7 @@ export function parseQuery(text: string): RankingQuery {
   const terms = new Map<string, QueryTerm>();
   const pairs: [string, string][] = [];
   const seenPairs = new Set<string>();
+  const said = new Map<string, number>();
   let previous: Token | undefined;
   for (const token of tokens(text)) {
     if (!token.content) {
@@ -65,10 +66,10 @@ export function parseQuery(text: string): RankingQuery {
     }
     let term = terms.get(token.stem);
     if (!term) {
-      term = { stem: token.stem, words: [], accented: new Set(), count: 0 };
+      term = { stem: token.stem, words: [], accented: new Set(), weight: 0 };
       terms.set(token.stem, term);
     }
-    term.count++;
+    said.set(token.stem, (said.get(token.stem) ?? 0) + 1);
     if (!term.words.includes(token.folded)) term.words.push(token.folded);
     if (accented(token)) term.accented.add(token.exact);
     if (previous && previous.stem !== token.stem) {
@@ -80,6 +81,7 @@ export function parseQuery(text: string): RankingQuery {
     }
     previous = token;
   }
+  for (const term of terms.values()) term.weight = 1 + Math.log(said.get(term.stem)!);
   return { terms, pairs };
 }
 
@@ -151,7 +153,7 @@ export function scorePassage(
   for (const term of query.terms.values()) {
     let tf = 0;
     for (const f of fields) tf += f.weight * (f.read.counts.get(term.stem) ?? 0);
-    const weight = idf(stats, term.stem) * (1 + Math.log(term.count));
+    const weight = idf(stats, term.stem) * term.weight;
     weights.set(term.stem, weight);
     if (tf === 0) continue;
     score += (weight * (tf * (tuning.k1 + 1))) / (tf + norm);
