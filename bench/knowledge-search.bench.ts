@@ -1,16 +1,18 @@
 /**
- * Knowledge base search latency on SQLite at 10k and 100k chunks in one
- * organization: hybrid (FTS5 + vectors fused by RRF, the path `POST
- * /api/ai/search` takes, minus HTTP), its lexical and vector halves, against a
- * reference run in the same process: the same hybrid search with every word in
- * the lexical query and sqlite-vec's exact KNN (what search did before the
- * large-organization paths), and a brute-force scan of the same vectors in memory.
- * Figures: latency percentiles, the approximate vector search's recall@10 and
- * recall@40 against the brute-force scan (k = 40, the depth hybrid search asks
- * for), how many of the reference's top-10 lexical and top-5 hybrid hits are
- * still found, and the approximate index's load and update times and memory.
- * Synthetic chunks (40 words drawn with Zipf-like frequencies from an 8,100-word
- * vocabulary) are embedded with the offline embedder and inserted in one
+ * Knowledge base search on SQLite at 10k and 100k chunks in one organization:
+ * hybrid (the path `POST /api/ai/search` takes, minus HTTP: lexical candidates
+ * ranked by the service, offline vectors gated behind them), its lexical and
+ * vector halves, against references run in the same process on the same data:
+ * - the reference: the same search without the large-organization shortcuts
+ *   (every question word in the candidate query, sqlite-vec's exact KNN);
+ * - exact vectors: the same search with an exact vector scan only;
+ * - a brute-force scan of the same vectors in memory.
+ * Figures: latency percentiles; the approximate vector search's recall@10 and
+ * recall@40 against the brute-force scan; how many of each reference's top
+ * documents are still found (top 10 lexical, top 5 hybrid, top 5 vector); the
+ * approximate index's load and update times and memory. Synthetic chunks (40
+ * words drawn with Zipf-like frequencies from an 8,100-word vocabulary, 10 per
+ * document) are embedded with the offline embedder and inserted in one
  * transaction; queries are 6 words from the same distribution. Latencies are
  * measured in-process (no HTTP), one query at a time.
  */
@@ -79,6 +81,8 @@ interface Corpus {
   index: KnowledgeIndex;
   /** The same database searched with every query word and sqlite-vec's exact KNN. */
   reference: KnowledgeIndex;
+  /** The same database searched with the default lexical query and an exact vector scan. */
+  exactVectors: KnowledgeIndex;
   ids: number[];
   matrix: Float32Array;
   dimensions: number;
@@ -98,12 +102,15 @@ async function buildCorpus(chunks: number, dimensions: number): Promise<Corpus &
     pruneFrom: Number.POSITIVE_INFINITY,
     approximateFrom: Number.POSITIVE_INFINITY,
   });
+  const exactVectors = await openKnowledgeIndex(database, config, createLogger('kb', 'silent'), {
+    approximateFrom: Number.POSITIVE_INFINITY,
+  });
   const embedder = index.embedder as unknown as { embedOne(text: string): Float32Array };
   await index.vectors.prepare(database.kysely, dimensions);
   const sqlite = opened.sqlite!;
   sqlite
     .prepare(
-      "insert into index_state (key, value) values ('embedder', ?), ('dimensions', ?), ('generation', 'g1')",
+      "insert or replace into index_state (key, value) values ('embedder', ?), ('dimensions', ?), ('generation', 'g1')",
     )
     .run(index.embedder.fingerprint, String(dimensions));
   const next = random(chunks);
@@ -152,6 +159,7 @@ async function buildCorpus(chunks: number, dimensions: number): Promise<Corpus &
     database,
     index,
     reference,
+    exactVectors,
     ids,
     matrix,
     dimensions,
@@ -178,7 +186,7 @@ const hitKey = (h: SearchHit) => h.docId;
 
 async function measure(chunks: number, dimensions: number) {
   const corpus = await buildCorpus(chunks, dimensions);
-  const { index, reference } = corpus;
+  const { index, reference, exactVectors } = corpus;
   const vectors = index.vectors as SqliteVecIndex;
   try {
     const next = random(42);
@@ -200,13 +208,21 @@ async function measure(chunks: number, dimensions: number) {
       await index.search(ORG, q, 5);
       await reference.search(ORG, q, 5);
     }
-    const agreement = { recall10: 0, recall40: 0, lexical10: 0, hybrid5: 0 };
+    const agreement = { recall10: 0, recall40: 0, lexical10: 0, hybrid5: 0, vector5: 0, hybrid5Vectors: 0 };
     for (const [i, q] of queries.entries()) {
       const query = embedded[i]!;
       const hits = await time(latency.hybrid, () => index.search(ORG, q, 5));
       const expectedHits = await time(latency.reference, () => reference.search(ORG, q, 5));
       agreement.hybrid5 += overlap(hits.map(hitKey), expectedHits.map(hitKey));
-      await time(latency.vector, () => index.search(ORG, q, 5, 'vector'));
+      const vectorHits = await time(latency.vector, () => index.search(ORG, q, 5, 'vector'));
+      agreement.vector5 += overlap(
+        vectorHits.map(hitKey),
+        (await exactVectors.search(ORG, q, 5, 'vector')).map(hitKey),
+      );
+      agreement.hybrid5Vectors += overlap(
+        hits.map(hitKey),
+        (await exactVectors.search(ORG, q, 5)).map(hitKey),
+      );
       const lexical = await time(latency.lexical, () => index.search(ORG, q, 10, 'lexical'));
       const fullLexical = await reference.search(ORG, q, 10, 'lexical');
       agreement.lexical10 += overlap(lexical.map(hitKey), fullLexical.map(hitKey));
@@ -240,6 +256,8 @@ async function measure(chunks: number, dimensions: number) {
       approximateRecallAt40: round(agreement.recall40 / queries.length),
       lexicalTop10KeptVsAllWords: round(agreement.lexical10 / queries.length),
       hybridTop5KeptVsReference: round(agreement.hybrid5 / queries.length),
+      hybridTop5KeptVsExactVectorScan: round(agreement.hybrid5Vectors / queries.length),
+      vectorTop5KeptVsExactVectorScan: round(agreement.vector5 / queries.length),
       approximateLoadMs: round(loadMs),
       approximateUpdateAfterAdditionMs: round(update.afterAddition),
       approximateUpdateAfterRemovalMs: round(update.afterRemoval),

@@ -76,13 +76,15 @@ interface RankedDocument {
 
 /**
  * The organization's documents for the question, best first, from the best
- * `depth` passages of each ranking.
+ * `depth` passages of each ranking; `wanted` is how many documents the caller
+ * keeps (it decides whether gated vectors are needed at all).
  */
 export async function searchDocuments(
   sources: SearchSources,
   orgId: string,
   question: string,
   depth: number,
+  wanted: number,
   mode: RetrievalMode,
   tuning: RankingTuning = rankingDefaults,
 ): Promise<RankedDocument[]> {
@@ -92,7 +94,10 @@ export async function searchDocuments(
     mode !== 'vector' && query.terms.size > 0
       ? await scoreLexically(sources, orgId, query, depth, tuning, passages)
       : undefined;
-  const nearest = mode !== 'lexical' ? await nearestDocuments(sources, orgId, depth, passages) : undefined;
+  // Gated vectors only ever follow the lexical documents: when those fill the answer, they are not needed.
+  const gated = mode === 'hybrid' && sources.vectorWeight === 0;
+  const needed = mode !== 'lexical' && !(gated && lexical && lexical.size >= wanted);
+  const nearest = needed ? await nearestDocuments(sources, orgId, depth, passages) : undefined;
 
   const lists: { weight: number; documents: string[] }[] = [];
   if (lexical) lists.push({ weight: 1, documents: [...lexical].sort((a, b) => b[1] - a[1]).map(([d]) => d) });

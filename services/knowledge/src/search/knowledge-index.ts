@@ -168,6 +168,7 @@ export class KnowledgeIndex {
       orgId,
       query,
       depthFor(topK),
+      topK,
       mode,
       this.ranking,
     );
@@ -188,6 +189,7 @@ export class KnowledgeIndex {
       orgId,
       query,
       depth,
+      Number.POSITIVE_INFINITY, // the public ones among them are not known yet
       'hybrid',
       this.ranking,
     );

@@ -46,9 +46,11 @@ export interface LexicalTuning {
   pruneFrom: number;
   /** A word in more than this share of the organization's chunks is common. */
   commonShare: number;
+  /** When common words left the candidate query, this many times more candidates are read, for the ranking to re-order with every word. */
+  prunedDepthFactor: number;
 }
 
-export const lexicalDefaults: LexicalTuning = { pruneFrom: 20_000, commonShare: 0.1 };
+export const lexicalDefaults: LexicalTuning = { pruneFrom: 20_000, commonShare: 0.1, prunedDepthFactor: 3 };
 
 /**
  * What the index holds is folded by search/analysis.ts; when that changes, the
@@ -59,7 +61,8 @@ export const LEXICAL_VERSION = 'folded-v2';
 const MAX_QUERY_TERMS = 32;
 /** The columns a question is matched against (not `org`), and their BM25 weights (org, title, headings, text). */
 const TEXT_COLUMNS = '{title heading_path text}';
-const RANKING = 'bm25(0.0, 3.0, 2.0, 1.0)';
+/** FTS5's order of the candidates: BM25 with the ranking's field weights (search/ranking.ts). */
+const RANKING = 'bm25(0.0, 2.0, 1.5, 1.0)';
 
 const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 const anyOf = (words: string[]) => `${TEXT_COLUMNS} : (${words.map(phrase).join(' OR ')})`;
@@ -146,22 +149,21 @@ export class LexicalIndex {
     }
     const total = await this.count(db, generation, '');
     const own = await this.count(db, generation, orgId);
-    let result: { rows: { id: number }[] };
+    let match = `org : ${phrase(orgId)} AND ${anyOf(unique)}`;
+    let organization = sql``;
     if (own * 4 >= total) {
       const kept =
         total >= this.tuning.pruneFrom ? await this.uncommon(db, orgId, unique, own, generation) : unique;
-      result = await sql<{
-        id: number;
-      }>`select rowid as id from chunks_fts where chunks_fts match ${anyOf(kept)} and rank match ${RANKING} and org = ${orgId} order by rank limit ${limit}`.execute(
-        db,
-      );
-    } else {
-      result = await sql<{
-        id: number;
-      }>`select rowid as id from chunks_fts where chunks_fts match ${`org : ${phrase(orgId)} AND ${anyOf(unique)}`} and rank match ${RANKING} order by rank limit ${limit}`.execute(
-        db,
-      );
+      match = anyOf(kept);
+      organization = sql`and org = ${orgId}`;
+      // With common words left out, more candidates: the ranking re-orders them with every word.
+      if (kept.length < unique.length) limit *= this.tuning.prunedDepthFactor;
     }
+    const result = await sql<{
+      id: number;
+    }>`select rowid as id from chunks_fts where chunks_fts match ${match} and rank match ${RANKING} ${organization} order by rank limit ${limit}`.execute(
+      db,
+    );
     return result.rows.map((r) => Number(r.id));
   }
 

@@ -39,6 +39,8 @@ export const rankingDefaults: RankingTuning = {
 
 export interface QueryTerm {
   stem: string;
+  /** Its place in `RankingQuery.terms` (scoring counts into arrays by it). */
+  position: number;
   /** The folded words of the question with this stem (their document frequencies are counted). */
   words: string[];
   /** The forms typed with diacritics, for the exact-match credit. */
@@ -51,7 +53,13 @@ export interface RankingQuery {
   terms: Map<string, QueryTerm>;
   /** Adjacent content words of the question, as stems. */
   pairs: [string, string][];
+  /** The pairs by the positions of their words: `first * PAIR_KEY + second` → index in `pairs`. */
+  pairKeys: Map<number, number>;
+  /** Each form typed with diacritics → the position of its term. */
+  accentedForms: Map<string, number>;
 }
+
+const PAIR_KEY = 1 << 16;
 
 export function parseQuery(text: string): RankingQuery {
   const terms = new Map<string, QueryTerm>();
@@ -66,7 +74,7 @@ export function parseQuery(text: string): RankingQuery {
     }
     let term = terms.get(token.stem);
     if (!term) {
-      term = { stem: token.stem, words: [], accented: new Set(), weight: 0 };
+      term = { stem: token.stem, position: terms.size, words: [], accented: new Set(), weight: 0 };
       terms.set(token.stem, term);
     }
     said.set(token.stem, (said.get(token.stem) ?? 0) + 1);
@@ -82,7 +90,17 @@ export function parseQuery(text: string): RankingQuery {
     previous = token;
   }
   for (const term of terms.values()) term.weight = 1 + Math.log(said.get(term.stem)!);
-  return { terms, pairs };
+  return indexed(terms, pairs);
+}
+
+/** Adds the lookups scoring uses to a question's terms and pairs. */
+export function indexed(terms: Map<string, QueryTerm>, pairs: [string, string][]): RankingQuery {
+  const pairKeys = new Map<number, number>();
+  for (const [i, [a, b]] of pairs.entries())
+    pairKeys.set(terms.get(a)!.position * PAIR_KEY + terms.get(b)!.position, i);
+  const accentedForms = new Map<string, number>();
+  for (const term of terms.values()) for (const form of term.accented) accentedForms.set(form, term.position);
+  return { terms, pairs, pairKeys, accentedForms };
 }
 
 /** The organization's figures BM25 needs, lengths in characters. */
@@ -107,24 +125,31 @@ export function idf(stats: Statistics, stem: string): number {
   return Math.log(1 + (stats.passages - n + 0.5) / (n + 0.5));
 }
 
-interface FieldCounts {
-  counts: Map<string, number>;
-  exact: Set<string>;
-  adjacent: Set<string>;
+/** What scoring collects from a passage, per question term (by position) and pair. */
+interface Found {
+  tf: Float64Array;
+  exact: Uint8Array;
+  pairs: Uint8Array;
 }
 
-function read(text: string): FieldCounts {
-  const counts = new Map<string, number>();
-  const exact = new Set<string>();
-  const adjacent = new Set<string>();
-  let previous: string | undefined;
+/** Counts the question's words in one field of a passage, weighted by the field's weight. */
+function scan(text: string, query: RankingQuery, weight: number, found: Found) {
+  let previous = -1;
   for (const token of tokens(text)) {
-    counts.set(token.stem, (counts.get(token.stem) ?? 0) + 1);
-    if (token.exact !== token.folded) exact.add(token.exact);
-    if (previous !== undefined) adjacent.add(`${previous} ${token.stem}`);
-    previous = token.content ? token.stem : undefined;
+    const position = query.terms.get(token.stem)?.position;
+    if (position === undefined) {
+      previous = -1;
+      continue;
+    }
+    found.tf[position]! += weight;
+    if (token.exact !== token.folded && query.accentedForms.get(token.exact) === position)
+      found.exact[position] = 1;
+    if (previous >= 0) {
+      const pair = query.pairKeys.get(previous * PAIR_KEY + position);
+      if (pair !== undefined) found.pairs[pair] = 1;
+    }
+    previous = token.content ? position : -1;
   }
-  return { counts, exact, adjacent };
 }
 
 /** A passage's weighted length in characters, as the statistics count it. */
@@ -142,29 +167,32 @@ export function scorePassage(
   stats: Statistics,
   tuning: RankingTuning = rankingDefaults,
 ): number {
-  const fields = [
-    { weight: tuning.title, read: read(passage.title) },
-    { weight: tuning.heading, read: read(passage.headingPath) },
-    { weight: 1, read: read(passage.text) },
-  ];
+  const size = query.terms.size;
+  const found: Found = {
+    tf: new Float64Array(size),
+    exact: new Uint8Array(size),
+    pairs: new Uint8Array(query.pairs.length),
+  };
+  scan(passage.title, query, tuning.title, found);
+  scan(passage.headingPath, query, tuning.heading, found);
+  scan(passage.text, query, 1, found);
   const norm = tuning.k1 * (1 - tuning.b + (tuning.b * passageLength(tuning, passage)) / stats.averageLength);
-  const weights = new Map<string, number>();
+  const weights = new Float64Array(size);
   let score = 0;
   for (const term of query.terms.values()) {
-    let tf = 0;
-    for (const f of fields) tf += f.weight * (f.read.counts.get(term.stem) ?? 0);
     const weight = idf(stats, term.stem) * term.weight;
-    weights.set(term.stem, weight);
+    weights[term.position] = weight;
+    const tf = found.tf[term.position]!;
     if (tf === 0) continue;
     score += (weight * (tf * (tuning.k1 + 1))) / (tf + norm);
-    for (const form of term.accented)
-      if (fields.some((f) => f.read.exact.has(form))) score += tuning.exact * weight;
+    if (found.exact[term.position]) score += tuning.exact * weight;
   }
   if (score === 0) return 0;
-  for (const [a, b] of query.pairs) {
-    const key = `${a} ${b}`;
-    if (fields.some((f) => f.read.adjacent.has(key)))
-      score += (tuning.phrase * ((weights.get(a) ?? 0) + (weights.get(b) ?? 0))) / 2;
+  for (const [i, [a, b]] of query.pairs.entries()) {
+    if (found.pairs[i])
+      score +=
+        (tuning.phrase * (weights[query.terms.get(a)!.position]! + weights[query.terms.get(b)!.position]!)) /
+        2;
   }
   return score;
 }
