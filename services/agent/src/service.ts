@@ -80,6 +80,8 @@ export const agentService = defineService<Tables>()({
       sharedDomain: settings.sharedDomain,
       identityUrl: settings.services.identity.url,
       agentUrl: settings.services.agent.url,
+      knowledgeUrl: settings.services.knowledge.url,
+      modelConfigured: catalog.defaultRef !== undefined,
     });
   },
 });

@@ -101,6 +101,25 @@ describeEachDatabase('knowledgeBaseSearch', (target) => {
     for (const docId of docIds) expect(refundDocs).toContain(docId);
   });
 
+  it('marks the search with the documents it found, for the page to link (marks=1)', async () => {
+    model.script(
+      callTool('knowledgeBaseSearch', { query: 'Hanoi shop refund deadline', topK: 2 }),
+      answer('Done.'),
+    );
+    const response = await agent.fetch(`/api/chat?session=${newSession()}&marks=1`, {
+      method: 'POST',
+      headers: { cookie: maker.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'What is the refund deadline in Hanoi?' }),
+    });
+    const body = await response.text();
+    expect(body.startsWith('\u001e')).toBe(true);
+    expect(body.endsWith('\nDone.')).toBe(true);
+    const mark = JSON.parse(body.slice(1, body.indexOf('\n')));
+    expect(mark).toMatchObject({ tool: 'knowledgeBaseSearch', ok: true });
+    expect(mark.sources).toHaveLength(2);
+    expect(mark.sources[0]).toEqual({ docId: refundDocs[0], title: 'Hanoi refund policy' });
+  });
+
   it(`shows the model the knowledge base's maximum topK, ${KNOWLEDGE_MAX_TOP_K}`, async () => {
     await searchAs({ query: 'refund deadline' });
     const tool = model.requests[0]!.tools.find(

@@ -15,6 +15,7 @@ import { type SessionTurn, TurnWaitTimeout } from '../sessions/actor.js';
 import type { SessionRegistry } from '../sessions/registry.js';
 import type { Route, SessionStore, StoredMessage } from '../sessions/store.js';
 import type { Ticket, TicketDesk } from '../tools/tickets.js';
+import { answerFromKnowledge } from './knowledge-answer.js';
 import {
   type ChatDependencies,
   type ChatRequest,
@@ -104,7 +105,11 @@ export class Conversations {
       // Checked at every turn: a person who left the organization, or an assistant made private, opens nothing.
       const access = await accessTo(turn.snapshot.tenant, principal, this.options.organizations);
       const caller = { session: id, owner: principal.owner, access };
-      const outputs = startChatTurn(this.options.chat, turn, caller, request, signal);
+      // With no model configured at all and none named by the message, the knowledge base answers in quotes.
+      const outputs =
+        !request.route && !this.options.catalog.defaultRef
+          ? answerFromKnowledge(this.options.chat, turn, caller, request, signal)
+          : startChatTurn(this.options.chat, turn, caller, request, signal);
       const first = await outputs.next();
       if (!first.done && first.value.type === 'failed' && first.value.beforeOutput)
         throw errors.model_failed(`The model failed before answering: ${first.value.message}`);

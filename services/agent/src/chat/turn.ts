@@ -24,6 +24,7 @@ import {
 import type { SessionSnapshot, SessionTurn } from '../sessions/actor.js';
 import { LeaseLostError, type Route, type SessionStore, type StoredMessage } from '../sessions/store.js';
 import { agentTools, type ToolContext } from '../tools/index.js';
+import { type KnowledgeSource, sourcesOf } from './sources.js';
 
 export const MAX_TOOL_STEPS = 5;
 export const STEP_LIMIT_NOTE = `[The agent stopped after ${MAX_TOOL_STEPS} tool steps without a final answer.]`;
@@ -54,7 +55,8 @@ export interface ChatRequest {
 /** What the person sees, in order. */
 export type TurnOutput =
   | { type: 'text'; text: string }
-  | { type: 'tool'; name: string; ok: boolean }
+  /** A tool returned; `sources` are the documents a knowledge search cited. */
+  | { type: 'tool'; name: string; ok: boolean; sources?: KnowledgeSource[] }
   | { type: 'done'; answer: string; tools: string[] }
   | { type: 'failed'; message: string; beforeOutput: boolean };
 
@@ -156,8 +158,11 @@ async function* runChatTurn(
     if (event.type === 'text') {
       answered = true;
       yield { type: 'text', text: event.text };
-    } else if (event.type === 'tool-result' || event.type === 'tool-error') {
-      yield { type: 'tool', name: event.toolName, ok: event.type === 'tool-result' };
+    } else if (event.type === 'tool-result') {
+      const sources = event.toolName === 'knowledgeBaseSearch' ? sourcesOf(event.output) : [];
+      yield { type: 'tool', name: event.toolName, ok: true, ...(sources.length ? { sources } : {}) };
+    } else if (event.type === 'tool-error') {
+      yield { type: 'tool', name: event.toolName, ok: false };
     } else if (event.type === 'error') {
       yield { type: 'failed', message: event.failure.message, beforeOutput: !answered };
       return;
@@ -173,7 +178,18 @@ async function* runChatTurn(
     answer += note;
     yield { type: 'text', text: note };
   }
-  const toolNames = [...new Set(finish.toolNames)];
+  yield* saveTurn(deps.store, turn, request, startedAt, answer, [...new Set(finish.toolNames)]);
+}
+
+/** Saves the finished exchange under the turn's lease, then says `done` (or that the lease was lost). */
+export async function* saveTurn(
+  store: SessionStore,
+  turn: SessionTurn,
+  request: ChatRequest,
+  startedAt: number,
+  answer: string,
+  toolNames: string[],
+): AsyncGenerator<TurnOutput> {
   const messages: StoredMessage[] = [
     { id: newId('msg'), role: 'user', content: request.message, ts: startedAt },
     {
@@ -185,7 +201,7 @@ async function* runChatTurn(
     },
   ];
   try {
-    const rev = await deps.store.commitTurn(turn.lease, messages, request.route);
+    const rev = await store.commitTurn(turn.lease, messages, request.route);
     turn.update(rev, (s) => {
       s.window.push(...messages);
       s.messageCount += messages.length;

@@ -1,9 +1,11 @@
 /**
  * The chat page's script. It keeps the session id in localStorage, loads the
  * history from `/api/state`, sends messages to `/api/chat?marks=1` and renders the
- * answer as plain text while it streams, turning tool marks (U+001E, a JSON
- * object, a newline) into visible badges.
+ * answer as sanitised Markdown while it streams, turning tool marks (U+001E, a
+ * JSON object, a newline) into visible badges and the documents a knowledge
+ * search cited into links to the knowledge reader.
  */
+import { renderMarkdown } from './lib/markdown.js';
 
 const KEY = 'xv-agent-session';
 const MARK = '\u001e';
@@ -22,9 +24,15 @@ interface StoredMessage {
   tools?: string[];
 }
 
+interface Source {
+  docId: string;
+  title: string;
+}
+
 interface ToolMark {
   tool: string;
   ok: boolean;
+  sources?: Source[];
 }
 
 function element<T extends HTMLElement>(id: string, type: new () => T): T {
@@ -39,6 +47,10 @@ const input = element('message', HTMLTextAreaElement);
 const send = element('send', HTMLButtonElement);
 const status = element('status', HTMLParagraphElement);
 const sessionLabel = element('session-id', HTMLElement);
+/** The knowledge reader's root; without a usable one, sources are listed without links. */
+const knowledgeUrl = /^https?:\/\//.test(log.dataset.knowledgeUrl ?? '')
+  ? (log.dataset.knowledgeUrl ?? '').replace(/\/+$/, '')
+  : '';
 
 let session = localStorage.getItem(KEY) ?? '';
 if (!SESSION_ID.test(session)) session = newSession();
@@ -59,8 +71,12 @@ const api = (path: string) => `${path}?session=${encodeURIComponent(session)}`;
 
 interface MessageItem {
   item: HTMLLIElement;
+  role: Role;
   tools: HTMLUListElement;
-  body: HTMLParagraphElement;
+  body: HTMLDivElement;
+  sources: HTMLUListElement;
+  /** The answer's Markdown so far. */
+  text: string;
 }
 
 function addMessage(role: Role, text: string): MessageItem {
@@ -72,13 +88,30 @@ function addMessage(role: Role, text: string): MessageItem {
   const tools = document.createElement('ul');
   tools.className = 'tools';
   tools.setAttribute('aria-label', 'Tools used');
-  const body = document.createElement('p');
+  const body = document.createElement('div');
   body.className = 'body';
-  body.textContent = text;
-  item.append(who, tools, body);
+  const sources = document.createElement('ul');
+  sources.className = 'sources';
+  sources.setAttribute('aria-label', 'Sources');
+  item.append(who, tools, body, sources);
   log.append(item);
+  const message = { item, role, tools, body, sources, text: '' };
+  appendText(message, text);
   item.scrollIntoView({ block: 'end' });
-  return { item, tools, body };
+  return message;
+}
+
+/** Adds to the message's text; an answer is rendered again as Markdown, a person's message stays plain text. */
+function appendText(message: MessageItem, text: string): void {
+  message.text += text;
+  if (message.role === 'assistant') renderMarkdown(message.body, message.text);
+  else message.body.textContent = message.text;
+}
+
+/** Shows a plain-text notice (an error) as the message's body. */
+function showPlain(message: MessageItem, text: string): void {
+  message.text = text;
+  message.body.textContent = text;
 }
 
 function addTool(message: MessageItem, name: string, ok: boolean): void {
@@ -87,6 +120,27 @@ function addTool(message: MessageItem, name: string, ok: boolean): void {
   badge.dataset.tool = name;
   badge.textContent = `${ok ? '🔧 ' : '⚠ '}${TOOL_LABELS[name] ?? name}${ok ? '' : ' (failed)'}`;
   message.tools.append(badge);
+}
+
+/** Lists the cited documents under the answer, each once, linked to the knowledge reader. */
+function addSources(message: MessageItem, sources: Source[]): void {
+  const shown = new Set([...message.sources.querySelectorAll('li')].map((li) => li.dataset.docId));
+  for (const source of sources) {
+    if (typeof source?.docId !== 'string' || shown.has(source.docId)) continue;
+    shown.add(source.docId);
+    const item = document.createElement('li');
+    item.dataset.docId = source.docId;
+    const title = typeof source.title === 'string' && source.title ? source.title : source.docId;
+    if (knowledgeUrl) {
+      const link = document.createElement('a');
+      link.href = `${knowledgeUrl}/library/${encodeURIComponent(source.docId)}`;
+      link.rel = 'noopener noreferrer';
+      link.target = '_blank';
+      link.textContent = title;
+      item.append(link);
+    } else item.textContent = title;
+    message.sources.append(item);
+  }
 }
 
 function isToolMark(value: unknown): value is ToolMark {
@@ -116,15 +170,18 @@ function consume(buffer: string, message: MessageItem): string {
   for (;;) {
     const at = rest.indexOf(MARK);
     if (at < 0) {
-      message.body.textContent += rest;
+      if (rest) appendText(message, rest);
       return '';
     }
-    message.body.textContent += rest.slice(0, at);
+    if (at > 0) appendText(message, rest.slice(0, at));
     const end = rest.indexOf('\n', at);
     if (end < 0) return rest.slice(at);
     try {
       const mark: unknown = JSON.parse(rest.slice(at + 1, end));
-      if (isToolMark(mark)) addTool(message, mark.tool, mark.ok);
+      if (isToolMark(mark)) {
+        addTool(message, mark.tool, mark.ok);
+        if (Array.isArray(mark.sources)) addSources(message, mark.sources);
+      }
     } catch {
       // Not a mark after all: skip it.
     }
@@ -135,7 +192,7 @@ function consume(buffer: string, message: MessageItem): string {
 async function ask(text: string): Promise<void> {
   addMessage('user', text);
   const answer = addMessage('assistant', '');
-  const { item, body } = answer;
+  const { item } = answer;
   item.setAttribute('aria-busy', 'true');
   send.disabled = true;
   status.textContent = 'The agent is answering…';
@@ -148,10 +205,12 @@ async function ask(text: string): Promise<void> {
     if (!response.ok || !response.body) {
       const problem = (await response.json().catch(() => ({}))) as { message?: unknown };
       item.classList.add('error');
-      body.textContent =
+      showPlain(
+        answer,
         typeof problem.message === 'string' && problem.message
           ? problem.message
-          : `The agent could not answer (HTTP ${response.status}).`;
+          : `The agent could not answer (HTTP ${response.status}).`,
+      );
       return;
     }
     const reader = response.body.getReader();
@@ -164,10 +223,10 @@ async function ask(text: string): Promise<void> {
       item.scrollIntoView({ block: 'end' });
       if (done) break;
     }
-    if (body.textContent?.includes('[agent error]')) item.classList.add('error');
+    if (answer.text.includes('[agent error]')) item.classList.add('error');
   } catch {
     item.classList.add('error');
-    body.textContent += '\n[The connection was lost.]';
+    appendText(answer, '\n\n[The connection was lost.]');
   } finally {
     item.removeAttribute('aria-busy');
     send.disabled = false;

@@ -5,19 +5,27 @@
  * line starting `[agent error]`. With `?marks=1` (the chat page) the body also
  * carries tool marks: a record separator (U+001E), a JSON object
  * `{"tool":"<name>","ok":true|false}` and a newline, so a page can show that a
- * tool was used while the answer streams.
+ * tool was used while the answer streams. A knowledge search's mark adds
+ * `"sources":[{"docId","title"}]`, the documents it found (JSON escapes control
+ * characters, so a title cannot end the line or start a mark).
  */
 import type { TurnOutput } from '../chat/turn.js';
 
 export const STREAM_ERROR_MARKER = '[agent error]';
 export const TOOL_MARK = '\u001e';
 
+/** The mark of a tool that returned; a knowledge search's cited documents go with it as `sources`. */
+function toolMark(output: Extract<TurnOutput, { type: 'tool' }>) {
+  const mark = { tool: output.name, ok: output.ok };
+  return output.sources?.length ? { ...mark, sources: output.sources } : mark;
+}
+
 export function renderOutput(output: TurnOutput, marks: boolean): string {
   switch (output.type) {
     case 'text':
       return marks ? output.text.replaceAll(TOOL_MARK, '') : output.text;
     case 'tool':
-      return marks ? `${TOOL_MARK}${JSON.stringify({ tool: output.name, ok: output.ok })}\n` : '';
+      return marks ? `${TOOL_MARK}${JSON.stringify(toolMark(output))}\n` : '';
     case 'failed':
       return `\n\n${STREAM_ERROR_MARKER} ${output.message} Nothing of this message was saved; send it again.\n`;
     case 'done':

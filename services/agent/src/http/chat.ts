@@ -46,7 +46,9 @@ const chatRoute = createRoute({
     400: jsonErrorResponse('Missing or malformed session id or body'),
     429: jsonErrorResponse('Too many messages from this address'),
     502: jsonErrorResponse('The model failed before answering'),
-    503: jsonErrorResponse('`ai_unavailable` (no model configured) or `session_busy`'),
+    503: jsonErrorResponse(
+      '`ai_unavailable` (the route names a model that is not configured) or `session_busy`',
+    ),
   },
 });
 
