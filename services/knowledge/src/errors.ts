@@ -35,5 +35,7 @@ export const errors = defineErrors('knowledge', {
   not_approved: { status: 409, message: 'Only a document with an approved revision can be made public.' },
   nothing_to_retire: { status: 409, message: 'The document is already retired.' },
   top_k_too_large: { status: 400, message: `topK may be at most ${MAX_TOP_K}.` },
+  invalid_page: { status: 400, message: 'The page must be a whole number from 1 to 10000.' },
+  query_too_long: { status: 400, message: 'A search asks in at most 2000 characters.' },
   embedder_unavailable: { status: 503, message: 'The embeddings endpoint cannot be reached.' },
 });

@@ -7,7 +7,9 @@
  *       (lowercase hex SHA-256 of its UTF-8 bytes), compares with what the server
  *       holds (`GET /api/sync/manifest`), pushes new and changed files, submits
  *       them for review, retires documents whose file was deleted, and reports
- *       what changed. `--watch` keeps running and syncs again after each change.
+ *       what changed, then each file's state on the server (`= path: approved`,
+ *       `waiting for review`, `rejected: <reviewer's note>`, `draft`); vaults of
+ *       more than 20 files print `[n/total] path` as each file is read. `--watch` keeps running and syncs again after each change.
  *       Settings: `XV_KB_URL` and `XV_KB_TOKEN` (a personal access token with the
  *       `sync` scope), or the flags.
  *   xv kb reindex
@@ -70,6 +72,15 @@ export interface SyncReport {
   submitted: string[];
   retired: string[];
   failed: { path: string; reason: string }[];
+  /** Each vault file's state on the server after the sync, from its manifest. */
+  states: FileState[];
+}
+
+export interface FileState {
+  path: string;
+  state: string;
+  /** The reviewer's note, when the document was rejected with one. */
+  note?: string;
 }
 
 interface ManifestEntry {
@@ -78,6 +89,24 @@ interface ManifestEntry {
   hash: string;
   state: string;
   kind: 'content' | 'retirement';
+  note?: string;
+}
+
+/** Vaults larger than this print `[n/total] path` as each file is read. */
+const PROGRESS_FROM = 20;
+
+const STATE_WORDS: Record<string, string> = {
+  approved: 'approved',
+  under_review: 'waiting for review',
+  rejected: 'rejected',
+  draft: 'draft (not submitted)',
+  retired: 'retired',
+};
+
+/** A file's state as a person reads it, with the reviewer's note on a rejection. */
+export function describeState(entry: { state: string; note?: string | undefined }): string {
+  const words = STATE_WORDS[entry.state] ?? entry.state;
+  return entry.note ? `${words}: ${entry.note}` : words;
 }
 
 /** Every Markdown file under `folder`, as vault paths with forward slashes; dot folders (.git, .obsidian, .trash) are skipped. */
@@ -118,12 +147,21 @@ export async function syncVault(options: SyncOptions): Promise<SyncReport> {
     return json;
   };
 
-  const report: SyncReport = { added: [], changed: [], unchanged: 0, submitted: [], retired: [], failed: [] };
-  const manifest = new Map(
-    ((await api('GET', '/api/sync/manifest')).documents as ManifestEntry[]).map((d) => [d.path, d]),
-  );
+  const report: SyncReport = {
+    added: [],
+    changed: [],
+    unchanged: 0,
+    submitted: [],
+    retired: [],
+    failed: [],
+    states: [],
+  };
+  const readManifest = async () =>
+    new Map(((await api('GET', '/api/sync/manifest')).documents as ManifestEntry[]).map((d) => [d.path, d]));
+  const manifest = await readManifest();
   const files = await vaultFiles(options.folder);
-  for (const path of files) {
+  for (const [index, path] of files.entries()) {
+    if (files.length > PROGRESS_FROM) out(`[${index + 1}/${files.length}] ${path}`);
     try {
       const content = await readFile(join(options.folder, ...path.split('/')), 'utf8');
       const hash = createHash('sha256').update(content, 'utf8').digest('hex');
@@ -169,11 +207,36 @@ export async function syncVault(options: SyncOptions): Promise<SyncReport> {
       }
     }
   }
+  await reportStates(report, files, readManifest, out);
   out(
     `${report.added.length} new, ${report.changed.length} changed, ${report.unchanged} unchanged, ` +
       `${report.retired.length} retired, ${report.failed.length} failed`,
   );
   return report;
+}
+
+/** What the server now says of each vault file: the push alone does not tell whether it is live. */
+async function reportStates(
+  report: SyncReport,
+  files: string[],
+  readManifest: () => Promise<Map<string, ManifestEntry>>,
+  out: Out,
+) {
+  let after: Map<string, ManifestEntry>;
+  try {
+    after = await readManifest();
+  } catch (error) {
+    out(`! cannot read the states from the server: ${(error as Error).message}`);
+    return;
+  }
+  const failed = new Set(report.failed.map((f) => f.path));
+  for (const path of files) {
+    const entry = after.get(path);
+    if (!entry || failed.has(path)) continue;
+    const state: FileState = { path, state: entry.state, ...(entry.note ? { note: entry.note } : {}) };
+    report.states.push(state);
+    out(`= ${path}: ${describeState(state)}`);
+  }
 }
 
 const USAGE =

@@ -113,17 +113,76 @@ export class DocumentReader {
     const rows = await this.db
       .selectFrom('documents as d')
       .innerJoin('revisions as r', 'r.id', 'd.latest_revision_id')
-      .select(['d.id', 'd.path', 'r.hash', 'r.state', 'r.kind'])
+      .select(['d.id', 'd.path', 'r.id as revisionId', 'r.hash', 'r.state', 'r.kind'])
       .where('d.org_id', '=', orgId)
       .orderBy('d.path')
       .execute();
+    const notes = await this.rejectionNotes(
+      orgId,
+      rows.filter((r) => r.state === 'rejected').map((r) => r.revisionId),
+    );
     return rows.map((r) => ({
       docId: r.id,
       path: r.path,
       hash: r.hash,
       state: documentState(r),
       kind: r.kind,
+      ...(notes.has(r.revisionId) ? { note: notes.get(r.revisionId) } : {}),
     }));
+  }
+
+  /**
+   * The documents whose newest revision `userId` made, newest first: what an
+   * author sees of their own work, with the reviewer's note on a rejected one.
+   */
+  async madeBy(
+    orgId: string,
+    userId: string,
+    options: { limit: number; offset: number },
+  ): Promise<(DocumentSummary & { note: string | null })[]> {
+    const rows = await this.db
+      .selectFrom('documents as d')
+      .innerJoin('revisions as r', 'r.id', 'd.latest_revision_id')
+      .select(['d.id', 'd.path', 'd.updated_at', 'r.id as revisionId'])
+      .select(['r.title', 'r.state', 'r.kind', 'r.hash', 'r.number', 'r.maker_email'])
+      .where('d.org_id', '=', orgId)
+      .where('r.maker_id', '=', userId)
+      .orderBy('d.updated_at', 'desc')
+      .orderBy('d.id')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute();
+    const notes = await this.rejectionNotes(
+      orgId,
+      rows.filter((r) => r.state === 'rejected').map((r) => r.revisionId),
+    );
+    return rows.map((r) => ({
+      docId: r.id,
+      path: r.path,
+      title: r.title,
+      state: documentState(r),
+      hash: r.hash,
+      revision: r.number,
+      maker: r.maker_email,
+      updatedAt: iso(r.updated_at),
+      note: notes.get(r.revisionId) ?? null,
+    }));
+  }
+
+  /** The reviewer's note on each rejected revision that has one, by revision id. */
+  private async rejectionNotes(orgId: string, revisionIds: string[]): Promise<Map<string, string>> {
+    const notes = new Map<string, string>();
+    if (revisionIds.length === 0) return notes;
+    const rows = await this.db
+      .selectFrom('review_events')
+      .select(['revision_id', 'note'])
+      .where('org_id', '=', orgId)
+      .where('action', '=', 'reject')
+      .where('revision_id', 'in', revisionIds)
+      .orderBy('at')
+      .execute();
+    for (const row of rows) if (row.note) notes.set(row.revision_id, row.note);
+    return notes;
   }
 
   /** Approved documents (their live revision), for MCP. */

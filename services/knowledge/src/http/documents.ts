@@ -73,6 +73,7 @@ const manifest = createRoute({
             state: State,
             /** `retirement` while the newest revision takes the document out (pending or done). */
             kind: z.enum(['content', 'retirement']),
+            note: z.string().optional().describe("The reviewer's note, on a rejected document"),
           }),
         ),
       }),

@@ -21,6 +21,8 @@ const NO_SCRIPTS = (
 
 const NAV = (
   <>
+    <a href="/">Library</a>
+    <a href="/mine">My documents</a>
     <a href="/review">Review queue</a>
     <a href="/tokens">Access tokens</a>
   </>
@@ -37,7 +39,7 @@ export function KnowledgePage(props: KnowledgePageProps) {
     <Page
       title={props.title}
       product={PRODUCT}
-      home="/review"
+      home="/"
       assets={props.assets}
       nav={NAV}
       head={NO_SCRIPTS}
@@ -50,18 +52,23 @@ export function KnowledgePage(props: KnowledgePageProps) {
 }
 
 /** A page that says one thing went wrong (the platform's `MessagePage` in the knowledge base's frame). */
-export function ErrorPage(props: { title: string; message: string; assets: ClientAssets }) {
+export function ErrorPage(props: {
+  title: string;
+  message: string;
+  assets: ClientAssets;
+  link?: { href: string; text: string };
+}) {
   return (
     <MessagePage
       title={props.title}
       message={props.message}
       product={PRODUCT}
-      home="/review"
+      home="/"
       assets={props.assets}
       nav={NAV}
       head={NO_SCRIPTS}
       stylesheets={['knowledge']}
-      link={{ href: '/review', text: 'Back to the review queue' }}
+      link={props.link ?? { href: '/review', text: 'Back to the review queue' }}
     />
   );
 }

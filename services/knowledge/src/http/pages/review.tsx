@@ -146,7 +146,8 @@ export function DocumentPage(props: {
   );
 }
 
-function Diff(props: { id: string; before: string; after: string }) {
+/** The lines `after` adds to and removes from `before`, as the reviewer sees them. */
+export function Diff(props: { id: string; before: string; after: string }) {
   const parts = diffLines(props.before, props.after);
   return (
     <div class="diff" id={props.id}>

@@ -1,6 +1,7 @@
 /**
  * @module http/pages/routes
- * Browser pages: `/review` (queue), `/review/:docId` (document, diff, decision,
+ * Browser pages: the members' library (`/`, `/library`, `/mine`: library-routes.tsx),
+ * `/review` (queue), `/review/:docId` (document, diff, decision,
  * public or internal, history) and `/tokens` (personal access tokens). Without a session they send
  * the browser to the identity service's login page and back. Forms post to the
  * same pages; the platform's CSRF check refuses cross-site posts. The pages'
@@ -15,6 +16,7 @@ import { type Caller, SCOPES, type Scope } from '../../access/caller.js';
 import { parseHash } from '../../documents/hash.js';
 import type { Knowledge } from '../context.js';
 import { ErrorPage } from './layout.js';
+import { registerLibraryPages } from './library-routes.js';
 import { DocumentPage, QueuePage } from './review.js';
 import { TokensPage } from './tokens.js';
 
@@ -53,7 +55,7 @@ export async function registerPages(app: App, k: Knowledge) {
       }
     };
 
-  app.get('/', (c) => c.redirect('/review', 302));
+  registerLibraryPages(app, k, { assets, page, html });
 
   app.get(
     '/review',
