@@ -78,6 +78,26 @@ describeEachDatabase('batched anchoring', (target) => {
     }
   });
 
+  it("a batch's explorer page says what it anchored: the Merkle root of how many fingerprints, and when", async () => {
+    const views = await Promise.all(
+      Array.from({ length: 3 }, randomHash).map((hash) => batch(relayer, hash)),
+    );
+    expect(new Set(views.map((v) => v.txHash)).size).toBe(1);
+    await eventually(async () => {
+      const html = await (await relayer.fetch(`/tx/${views[0]!.txHash}`)).text();
+      return html.includes('Mined at') ? html : undefined;
+    });
+    const html = await (await relayer.fetch(`/tx/${views[0]!.txHash}`)).text();
+    expect(html).toContain('the Merkle root of a batch of 3 fingerprints');
+    expect(html).toContain(views[0]!.ref);
+    expect(html).toMatch(/<time datetime="\d{4}-\d\d-\d\dT[^"]+Z">/);
+
+    const single = await batch(relayer, randomHash());
+    const alone = await (await relayer.fetch(`/tx/${single.txHash}`)).text();
+    expect(alone).toContain('one fingerprint');
+    expect(alone).not.toContain('Merkle root');
+  });
+
   it('a batch of one anchors the fingerprint itself, with an empty path', async () => {
     const hash = randomHash();
     const view = await batch(relayer, hash);

@@ -2,7 +2,7 @@
  * The public pages: `/verify/<id>` for a person, and `/verify`, where a dropped
  * proof file is checked in the browser itself (real Chromium) and never uploaded.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   cspNonceOf,
   describeEachDatabase,
@@ -15,6 +15,7 @@ import type { Browser } from 'playwright-core';
 import { type Hex, hashMessage, keccak256, recoverMessageAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { matchContent } from '../src/client/lib/content-hash.js';
 import { createVerifier } from '../src/client/lib/verifier.js';
 import { verifierRules } from '../src/http/verdict-words.js';
 import type { ReceiptView } from '../src/receipts/receipts.js';
@@ -51,6 +52,29 @@ describe('the in-browser verifier code', () => {
         account.address,
       );
     }
+  });
+});
+
+describe('the in-browser content check', () => {
+  const sealed = (text: string) => `sha256-${createHash('sha256').update(text).digest('hex')}`;
+  const bytes = (text: string) => new Uint8Array(Buffer.from(text));
+
+  it('matches the exact bytes, and JSON in its canonical form, and says which hash', async () => {
+    expect(await matchContent(bytes('hello'), { output: sealed('hello') })).toMatchObject({
+      matches: 'output',
+      form: 'bytes',
+    });
+    expect(await matchContent(bytes('hello '), { output: sealed('hello') })).toMatchObject({ matches: null });
+    const canonical = sealed('{"a":1,"b":[true]}');
+    expect(await matchContent(bytes('{ "b": [true], "a": 1 }'), { output: canonical })).toMatchObject({
+      matches: 'output',
+      form: 'json',
+    });
+    expect(
+      await matchContent(bytes('the question'), { output: sealed('x'), input: sealed('the question') }),
+    ).toMatchObject({
+      matches: 'input',
+    });
   });
 });
 
@@ -94,6 +118,27 @@ describeEachDatabase('verify pages', (target) => {
     expect(html).not.toMatch(/<(script|link|img)[^>]+src="https?:/);
   });
 
+  it('/ is the verify page itself, never a 404', async () => {
+    const response = await stack.trust.fetch('/', { redirect: 'manual' });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('Verify a proof file');
+    expect(html).toContain('id="proof-file"');
+  });
+
+  it('/verify/<receipt_id> names the issuer with its DID, links the anchor transaction to the explorer, and offers a content check', async () => {
+    const anchored = await eventually(async () => {
+      const body = await (await stack.trust.fetch(`/api/verify?receiptId=${receipt.receiptId}`)).json();
+      return body.anchor.txHash ? body : undefined;
+    });
+    const html = await (await stack.trust.fetch(`/verify/${receipt.receiptId}`)).text();
+    expect(html).toContain(receipt.manifest.claim.issuer.did);
+    expect(html).toContain(`href="${stack.relayer.url}/tx/${anchored.anchor.txHash}"`);
+    expect(html).toContain(`data-output-hash="${receipt.outputHash}"`);
+    expect(html).toContain('id="content-text"');
+    expect(html).toContain('id="content-file"');
+  });
+
   it('/verify/<unknown> is a 404 page, and hostile ids are shown escaped', async () => {
     const response = await stack.trust.fetch('/verify/rcpt_00000000000000000000000000');
     expect(response.status).toBe(404);
@@ -111,6 +156,10 @@ describeEachDatabase('verify pages', (target) => {
     const html = await (await stack.trust.fetch(`/verify/${attestation.attestationId}`)).text();
     expect(html).toContain('Valid: the EIP-712 signature');
     expect(html).toContain(attestation.uid);
+    // The issuer by name, with its DID; its id is not what a person reads.
+    expect(html).toContain('XV Demo Organization');
+    expect(html).toMatch(/did:web:[^<]+:demo/);
+    expect(html).not.toMatch(/<dd[^>]*>org_demo<\/dd>/);
   });
 
   it('every script on /verify carries the nonce of its response', async () => {
@@ -158,6 +207,55 @@ describeEachDatabase('verify pages', (target) => {
     expect(violations).toEqual([]);
     await page.close();
   });
+
+  it.runIf(hasChromium())(
+    'checks pasted or dropped content against the sealed hash in the browser, without sending it',
+    async () => {
+      const page = await browser!.newPage();
+      const violations = await recordCspViolations(page);
+      const requests: { url: string; method: string; body: string | null }[] = [];
+      page.on('request', (request) =>
+        requests.push({ url: request.url(), method: request.method(), body: request.postData() }),
+      );
+      await page.goto(`${stack.trust.url}/verify/${receipt.receiptId}`);
+      const verdict = async () => {
+        await page.waitForSelector('#content-result [data-match]');
+        const match = await page.getAttribute('#content-result [data-match]', 'data-match');
+        return { match, text: await page.textContent('#content-result') };
+      };
+
+      await page.fill('#content-text', 'page test');
+      await page.click('#content-check');
+      expect(await verdict()).toMatchObject({
+        match: 'yes',
+        text: expect.stringContaining('matches the sealed content'),
+      });
+
+      await page.fill('#content-text', 'page tesT');
+      await page.click('#content-check');
+      await page.waitForSelector('#content-result [data-match="no"]');
+      expect(await page.textContent('#content-result')).toContain('does not match');
+
+      await page.setInputFiles('#content-file', {
+        name: 'output.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('page test'),
+      });
+      await page.waitForSelector('#content-result [data-match="yes"]');
+      await page.setInputFiles('#content-file', {
+        name: 'output.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('page test\n'),
+      });
+      await page.waitForSelector('#content-result [data-match="no"]');
+
+      // The content never left the page.
+      expect(requests.every((r) => r.method === 'GET' && r.body === null)).toBe(true);
+      expect(requests.some((r) => /page(%20|\+| )tes/i.test(r.url))).toBe(false);
+      expect(violations).toEqual([]);
+      await page.close();
+    },
+  );
 
   it.runIf(hasChromium())(
     'checks the anchor of a dropped proof: its path in the browser, its root on chain by the two hashes only',

@@ -3,7 +3,7 @@
  * `xv start [service…]`: the whole platform (or a subset) on this machine. It
  * starts the local EVM dev chain unless `XV_CHAIN_RPC_URL` points elsewhere, then
  * each service as its own process, waits until every `/readyz` answers, prints
- * the addresses, restarts a service that crashes, and on Ctrl-C or SIGTERM stops
+ * the addresses (banner.ts), restarts a service that crashes, and on Ctrl-C or SIGTERM stops
  * everything gracefully.
  */
 import { spawn } from 'node:child_process';
@@ -23,6 +23,7 @@ import {
 } from '@xv/platform';
 import { isChainReady, spawnDevChain } from '../devchain.js';
 import { repoRoot } from '../paths.js';
+import { startBanner } from './banner.js';
 import { formatLogLine } from './log-format.js';
 import { type ProcessSpec, Supervisor } from './supervisor.js';
 
@@ -118,7 +119,14 @@ export async function start(args: string[]): Promise<number> {
         launcher.readyTimeoutSeconds * 1000,
       );
     }
-    printAddresses(names, settings.services, withDevChain ? chainRpcUrl : undefined);
+    process.stdout.write(
+      startBanner({
+        names,
+        addresses: settings.services,
+        env,
+        ...(withDevChain ? { chainRpcUrl } : {}),
+      }),
+    );
   } catch (error) {
     console.error(`xv: ${(error as Error).message}`);
     exitCode = 1;
@@ -146,23 +154,6 @@ function chooseServices(args: string[], fromEnv: string | undefined): ServiceNam
 }
 
 export class UsageError extends Error {}
-
-function printAddresses(
-  names: ServiceName[],
-  addresses: Record<ServiceName, { url: string }>,
-  chainRpcUrl: string | undefined,
-) {
-  const rows = names.map((name) => [
-    SERVICES[name].title,
-    addresses[name].url,
-    `${addresses[name].url}/docs`,
-  ]);
-  if (chainRpcUrl) rows.push(['EVM dev chain (anvil)', chainRpcUrl, '']);
-  const w0 = Math.max(...rows.map((r) => r[0]!.length));
-  const w1 = Math.max(...rows.map((r) => r[1]!.length));
-  const lines = rows.map(([title, url, docs]) => `  ${title!.padEnd(w0)}  ${url!.padEnd(w1)}  ${docs}`);
-  process.stdout.write(`\nXV is running:\n${lines.join('\n')}\n\nPress Ctrl-C to stop.\n\n`);
-}
 
 async function answers(url: string): Promise<boolean> {
   try {

@@ -1,26 +1,29 @@
 /**
  * @module http/explorer-page
  * `GET /tx/{txHash}`: a small block-explorer page for one transaction of the local
- * chain (relayer/explorer.ts reads it).
+ * chain (relayer/explorer.ts reads it). For an anchor it says first what was
+ * anchored (one fingerprint, or the Merkle root of a batch and how many it holds) and
+ * when, then the raw fields.
  */
 import type { App } from '@xv/platform/http';
 import { type ClientAssets, renderPage } from '@xv/platform/pages';
 import type { Hex } from 'viem';
 import { errors } from '../errors.js';
 import { type TransactionDetails, transactionDetails } from '../relayer/explorer.js';
-import type { RelayerWallet } from '../relayer/wallet.js';
+import type { Relayer } from '../relayer/relayer.js';
 import { chainCall } from './anchors.js';
 
-export function registerExplorerPage(app: App, wallet: RelayerWallet, assets: ClientAssets) {
+export function registerExplorerPage(app: App, relayer: Relayer, assets: ClientAssets) {
   app.get('/tx/:txHash', async (c) => {
     const txHash = c.req.param('txHash');
     if (!/^0x[0-9a-fA-F]{64}$/.test(txHash)) throw errors.transaction_not_found();
-    const tx = await chainCall(() => transactionDetails(wallet, txHash.toLowerCase() as Hex));
-    return c.html(explorerPage(tx, assets));
+    const tx = await chainCall(() => transactionDetails(relayer.wallet, txHash.toLowerCase() as Hex));
+    const batchSize = tx.anchored ? await relayer.batchSize(tx.anchored) : 0;
+    return c.html(explorerPage(tx, batchSize, assets));
   });
 }
 
-function explorerPage(tx: TransactionDetails, assets: ClientAssets): string {
+function explorerPage(tx: TransactionDetails, batchSize: number, assets: ClientAssets): string {
   return renderPage({
     title: `Transaction ${tx.hash.slice(0, 10)}…`,
     product: 'XV Chain',
@@ -31,6 +34,7 @@ function explorerPage(tx: TransactionDetails, assets: ClientAssets): string {
     children: (
       <section>
         <h1>Transaction</h1>
+        {tx.anchored ? anchorSummary(tx, tx.anchored, batchSize) : null}
         <dl class="tx">
           <dt>Hash</dt>
           <dd>{tx.hash}</dd>
@@ -40,6 +44,14 @@ function explorerPage(tx: TransactionDetails, assets: ClientAssets): string {
           <dd class={tx.status === 'success' ? 'ok' : 'warn'}>{tx.status}</dd>
           <dt>Block</dt>
           <dd>{tx.blockNumber !== null ? String(tx.blockNumber) : 'not yet mined'}</dd>
+          {tx.minedAt ? (
+            <>
+              <dt>Mined at</dt>
+              <dd>
+                <time datetime={tx.minedAt.toISOString()}>{tx.minedAt.toISOString()}</time>
+              </dd>
+            </>
+          ) : null}
           <dt>Confirmations</dt>
           <dd>{tx.confirmations}</dd>
           <dt>From</dt>
@@ -54,13 +66,36 @@ function explorerPage(tx: TransactionDetails, assets: ClientAssets): string {
           <dt>Data</dt>
           <dd>{tx.input}</dd>
         </dl>
-        {tx.anchored ? (
-          <p>
-            This transaction anchors the fingerprint <code>{tx.anchored}</code>: a SHA-256 manifest hash
-            sealed by the XV trust service.
-          </p>
-        ) : null}
       </section>
     ),
   });
+}
+
+/** What the anchor carries, in words: a batch's root (and how many fingerprints under it), or one fingerprint. */
+function anchorSummary(tx: TransactionDetails, anchored: Hex, batchSize: number) {
+  const when = tx.minedAt ? (
+    <>
+      {' '}
+      It was mined at <time datetime={tx.minedAt.toISOString()}>{tx.minedAt.toISOString()}</time>, in block{' '}
+      {String(tx.blockNumber)}.
+    </>
+  ) : (
+    ' It is not mined yet.'
+  );
+  return (
+    <div class="anchored">
+      {batchSize > 1 ? (
+        <p>
+          This transaction anchors <code>{anchored}</code>, the Merkle root of a batch of {batchSize}{' '}
+          fingerprints: SHA-256 manifest hashes of receipts sealed by the XV trust service. Each receipt's
+          proof carries the path from its own hash up to this root.{when}
+        </p>
+      ) : (
+        <p>
+          This transaction anchors one fingerprint, <code>{anchored}</code>: a SHA-256 manifest hash sealed by
+          the XV trust service.{when}
+        </p>
+      )}
+    </div>
+  );
 }

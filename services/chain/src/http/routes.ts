@@ -11,5 +11,5 @@ import { registerExplorerPage } from './explorer-page.js';
 export async function registerRoutes(app: App, options: AnchorApiOptions): Promise<void> {
   const assets = await registerClientAssets(app, import.meta.url);
   registerAnchorApi(app, options);
-  registerExplorerPage(app, options.relayer.wallet, assets);
+  registerExplorerPage(app, options.relayer, assets);
 }

@@ -168,6 +168,16 @@ export class Batches {
     return this.db.selectFrom('batch_leaves').selectAll().where('fingerprint', '=', hash).executeTakeFirst();
   }
 
+  /** How many fingerprints a batch whose Merkle root is `root` holds (0: not a batch's root). */
+  async sizeOf(root: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('batch_leaves')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('root', '=', root)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async pendingCount(): Promise<number> {
     const row = await this.db
       .selectFrom('batch_leaves')

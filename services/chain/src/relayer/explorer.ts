@@ -13,6 +13,8 @@ export interface TransactionDetails {
   chainId: number;
   status: 'success' | 'reverted' | 'pending';
   blockNumber: bigint | null;
+  /** When its block was mined (the block's timestamp). */
+  minedAt: Date | null;
   confirmations: number;
   from: Hex;
   byRelayer: boolean;
@@ -34,12 +36,14 @@ export async function transactionDetails(wallet: RelayerWallet, txHash: Hex): Pr
     throw error;
   });
   const head = await client.getBlockNumber({ cacheTime: 0 });
+  const block = receipt ? await client.getBlock({ blockNumber: receipt.blockNumber }) : null;
   const byRelayer = tx.from.toLowerCase() === wallet.account.address.toLowerCase();
   return {
     hash: tx.hash,
     chainId: wallet.chainId,
     status: receipt ? (receipt.status === 'success' ? 'success' : 'reverted') : 'pending',
     blockNumber: receipt ? receipt.blockNumber : null,
+    minedAt: block ? new Date(Number(block.timestamp) * 1000) : null,
     confirmations: receipt ? Number(head - receipt.blockNumber + 1n) : 0,
     from: tx.from,
     byRelayer,

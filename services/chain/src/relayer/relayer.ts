@@ -165,6 +165,11 @@ export class Relayer {
     return anchor && { anchor, created: false, leaf: hash, path: [] };
   }
 
+  /** How many fingerprints the batch with Merkle root `root` holds; 0 when `root` is no batch's. */
+  batchSize(root: Hex): Promise<number> {
+    return this.batches.sizeOf(root);
+  }
+
   /** Balance against the floor, and how many fingerprints wait. */
   async status(): Promise<RelayerStatus> {
     const funded = await this.funds.funded();

@@ -1,15 +1,17 @@
 /**
  * @module http/pages
  * The public pages. `/verify/<id>`: a receipt's (or attestation's) verification for
- * a person, checked on the server. `/verify`: drop a proof file and it is checked in
- * the browser itself (client/verify.ts); the file is never uploaded (only the public
- * key set is fetched).
+ * a person, checked on the server; on a receipt's page the original content can be
+ * checked against its sealed hash in the browser (client/content.ts), never uploaded.
+ * `/verify` (and `/`): drop a proof file and it is checked in the browser itself
+ * (client/verify.ts); the file is never uploaded (only the public key set is fetched).
  */
 import { type App, cspNonce } from '@xv/platform/http';
 import { type ClientAssets, renderPage } from '@xv/platform/pages';
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { Attestations } from '../attestations/attestations.js';
+import type { Issuer, IssuerDirectory } from '../issuers/directory.js';
 import type { Receipts } from '../receipts/receipts.js';
 import type { ReceiptVerification, ReceiptView } from '../receipts/views.js';
 import { verdictWords, verifierRules } from './verdict-words.js';
@@ -19,16 +21,20 @@ const ATTESTATION = /^att_[0-9a-z]{26}$/;
 
 export function registerPages(
   app: App,
-  o: { receipts: Receipts; attestations: Attestations; assets: ClientAssets },
+  o: { receipts: Receipts; attestations: Attestations; directory: IssuerDirectory; assets: ClientAssets },
 ) {
   const { assets } = o;
-  app.get('/', (c) => c.redirect('/verify'));
+  // The address a person is given first is the checker itself, not a redirect or a 404.
+  app.get('/', (c) => c.html(dropPage(assets, cspNonce(c))));
   app.get('/verify', (c) => c.html(dropPage(assets, cspNonce(c))));
   app.get('/verify/:id', async (c) => {
     const id = c.req.param('id');
     if (RECEIPT.test(id)) {
       const row = await o.receipts.find(id).catch(() => null);
-      if (row) return c.html(receiptPage(assets, o.receipts.view(row), await o.receipts.verifyReceipt(id)));
+      if (row)
+        return c.html(
+          receiptPage(assets, cspNonce(c), o.receipts.view(row), await o.receipts.verifyReceipt(id)),
+        );
     } else if (ATTESTATION.test(id)) {
       const found = await o.attestations.find(id).catch(() => null);
       if (found)
@@ -36,6 +42,7 @@ export function registerPages(
           attestationPage(assets, {
             attestationId: found.row.attestation_id,
             issuerId: found.row.org_id,
+            issuer: await o.directory.resolve(found.row.org_id).catch(() => null),
             schema: found.row.schema,
             subject: found.row.subject,
             digest: found.row.digest,
@@ -69,9 +76,13 @@ function page(assets: ClientAssets, title: string, body: Child): string {
   });
 }
 
-function receiptPage(assets: ClientAssets, receipt: ReceiptView, result: ReceiptVerification): string {
+function receiptPage(
+  assets: ClientAssets,
+  nonce: string,
+  receipt: ReceiptView,
+  result: ReceiptVerification,
+): string {
   const valid = result.valid;
-  const anchor = result.anchor;
   return page(
     assets,
     `Receipt ${receipt.receiptId}`,
@@ -84,10 +95,10 @@ function receiptPage(assets: ClientAssets, receipt: ReceiptView, result: Receipt
       <dl>
         <dt>Organization</dt>
         <dd>{result.issuer.orgName}</dd>
+        <dt>DID</dt>
+        <dd class="mono">{receipt.manifest.claim.issuer.did}</dd>
         <dt>Identity verified</dt>
         <dd>{result.issuer.verified ? 'Yes (KYC verified)' : 'No'}</dd>
-        <dt>Organization id</dt>
-        <dd class="mono">{receipt.issuerId}</dd>
         <dt>Sign-in level</dt>
         <dd>{receipt.authLevel}</dd>
       </dl>
@@ -116,23 +127,9 @@ function receiptPage(assets: ClientAssets, receipt: ReceiptView, result: Receipt
         <dt>Integrity</dt>
         <dd>{result.integrity}</dd>
       </dl>
+      {contentCheck(assets, nonce, receipt)}
       <h2>Blockchain anchor</h2>
-      {anchor.mode === 'onchain' ? (
-        <dl>
-          <dt>On chain</dt>
-          <dd>
-            {anchor.onChain
-              ? `Yes, ${anchor.confirmations ?? 0} confirmation(s)`
-              : `Not yet (${anchor.problem ?? 'pending'})`}
-          </dd>
-          <dt>Transaction</dt>
-          <dd class="mono">
-            {anchor.explorerUrl ? <a href={anchor.explorerUrl}>{anchor.txHash}</a> : anchor.txHash}
-          </dd>
-        </dl>
-      ) : (
-        <p>This receipt is not anchored on a blockchain.</p>
-      )}
+      {anchorSection(result.anchor)}
       <p>
         <a href={`/api/receipts/${receipt.receiptId}/proof`} download>
           Download the proof file
@@ -144,20 +141,101 @@ function receiptPage(assets: ClientAssets, receipt: ReceiptView, result: Receipt
   );
 }
 
-function attestationPage(
-  assets: ClientAssets,
-  a: {
-    attestationId: string;
-    issuerId: string;
-    schema: string;
-    subject: string;
-    digest: string;
-    uid: string;
-    attester: string;
-    valid: boolean;
-    reason?: string;
-  },
-): string {
+/** Paste or drop the original content: client/content.ts hashes it here and compares; nothing is sent. */
+function contentCheck(assets: ClientAssets, nonce: string, receipt: ReceiptView) {
+  return (
+    <>
+      <h2>Check the original content</h2>
+      <p>
+        Paste the sealed text, or drop the original file: its SHA-256 is computed in your browser and compared
+        with the sealed hash. The content is never sent anywhere.
+      </p>
+      <div
+        id="content-drop"
+        class="drop"
+        data-output-hash={receipt.outputHash}
+        data-input-hash={receipt.inputHash ?? ''}
+      >
+        <label for="content-text">Paste the content</label>
+        <textarea id="content-text" rows={6} spellcheck={false} />
+        <p>
+          <button type="button" id="content-check">
+            Check the pasted text
+          </button>
+        </p>
+        <label for="content-file">or drop or choose the original file (its exact bytes are hashed): </label>
+        <input id="content-file" type="file" />
+      </div>
+      <div id="content-result" role="status" aria-live="polite" />
+      <noscript>
+        <p>
+          Without JavaScript, compute the SHA-256 of the file yourself (for example{' '}
+          <code>sha256sum file</code>) and compare it with the output hash above.
+        </p>
+      </noscript>
+      <script nonce={nonce} type="module" src={assets.script('content')} />
+    </>
+  );
+}
+
+/** The anchor: the transaction (linked to its explorer page), and the batch root when it was batched. */
+function anchorSection(anchor: ReceiptVerification['anchor']) {
+  if (anchor.mode !== 'onchain' || !anchor.txHash)
+    return <p>This receipt is not anchored on a blockchain (yet).</p>;
+  const batched = (anchor.path?.length ?? 0) > 0;
+  return (
+    <>
+      <p>
+        {batched
+          ? 'The manifest hash was anchored in a batch: the transaction carries the Merkle root of the batch, and the path below leads from this receipt to that root.'
+          : 'The manifest hash itself was written to the chain in the transaction below.'}
+      </p>
+      <dl>
+        <dt>On chain</dt>
+        <dd>
+          {anchor.onChain
+            ? `Yes, ${anchor.confirmations ?? 0} confirmation(s)`
+            : `Not yet (${anchor.problem ?? 'pending'})`}
+        </dd>
+        <dt>Transaction</dt>
+        <dd class="mono">
+          {anchor.explorerUrl ? <a href={anchor.explorerUrl}>{anchor.txHash}</a> : anchor.txHash}
+        </dd>
+        {anchor.blockNumber != null ? (
+          <>
+            <dt>Block</dt>
+            <dd>{anchor.blockNumber}</dd>
+          </>
+        ) : null}
+        {batched ? (
+          <>
+            <dt>Batch root</dt>
+            <dd class="mono">{anchor.root}</dd>
+            <dt>Merkle path</dt>
+            <dd>{`${anchor.path?.length} step(s)`}</dd>
+          </>
+        ) : null}
+      </dl>
+    </>
+  );
+}
+
+interface AttestationFacts {
+  attestationId: string;
+  issuerId: string;
+  /** The organization's public record; null when identity does not know it (or does not answer). */
+  issuer: Issuer | null;
+  schema: string;
+  subject: string;
+  digest: string;
+  uid: string;
+  attester: string;
+  valid: boolean;
+  reason?: string;
+}
+
+function attestationPage(assets: ClientAssets, a: AttestationFacts): string {
+  const issuerName = a.issuer?.name;
   return page(
     assets,
     `Attestation ${a.attestationId}`,
@@ -165,12 +243,14 @@ function attestationPage(
       <h1>Attestation</h1>
       <p role="status" class={`verdict ${a.valid ? 'valid' : 'invalid'}`}>
         {a.valid
-          ? '✔ Valid: the EIP-712 signature recovers to a key the issuer published.'
-          : verdictWords(a, a.issuerId)}
+          ? `✔ Valid: the EIP-712 signature recovers to a key ${issuerName ?? 'the issuer'} published.`
+          : verdictWords(a, issuerName)}
       </p>
       <dl>
         <dt>Issuer</dt>
-        <dd class="mono">{a.issuerId}</dd>
+        <dd>{issuerName ?? 'an organization the identity service does not name'}</dd>
+        <dt>DID</dt>
+        <dd class="mono">{a.issuer?.did ?? a.issuerId}</dd>
         <dt>Attester address</dt>
         <dd class="mono">{a.attester}</dd>
         <dt>Schema</dt>
