@@ -348,7 +348,7 @@ for (const target of testDatabaseTargets()) {
         );
         expect(await definition(stranger, 'Integrity').textContent()).toBe('intact');
         expect(await definition(stranger, 'Organization').textContent()).toBe(ada.orgName);
-        expect(await definition(stranger, 'Organization id').textContent()).toBe(orgId);
+        expect(await definition(stranger, 'DID').textContent()).toMatch(/^did:/);
         expect(await definition(stranger, 'Sign-in level').textContent()).toBe('AAL2');
         expect(await definition(stranger, 'Output hash').textContent()).toBe(sha256(agentAnswer));
         expect(await definition(stranger, 'On chain').textContent()).toMatch(/^Yes, \d+ confirmation/);
