@@ -138,6 +138,32 @@ export interface AccessRevocationsTable {
   changed_at: number;
 }
 
+/** A message kept for the development outbox (`GET /dev/outbox`) because no SMTP server is configured. */
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  created_at: number;
+}
+
+/** An invitation to join an organization; the link's token is stored only as its SHA-256. */
+export interface InvitationsTable {
+  id: string;
+  org_id: string;
+  realm_id: string;
+  /** Normalised (lower-case) e-mail address the invitation was sent to. */
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: string;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_by: string | null;
+  revoked_at: number | null;
+}
+
 export interface AccountTables {
   realms: RealmsTable;
   organizations: OrganizationsTable;
@@ -150,6 +176,8 @@ export interface AccountTables {
   webauthn_challenges: WebauthnChallengesTable;
   service_clients: ServiceClientsTable;
   access_revocations: AccessRevocationsTable;
+  mail_outbox: MailOutboxTable;
+  invitations: InvitationsTable;
 }
 
 /** Every table of the service. */
