@@ -38,5 +38,13 @@ export const errors = defineErrors('identity', {
     message:
       'An organization you belong to requires 2FA: add another second factor before removing this one.',
   },
+  invitation_not_found: {
+    status: 404,
+    message: 'This invitation is not valid: it was used, revoked or replaced, or it has expired.',
+  },
+  invitation_other_account: {
+    status: 403,
+    message: 'This invitation was sent to another e-mail address: sign in with that address to accept it.',
+  },
   service_client_not_found: { status: 404, message: 'No service client has that id.' },
 });

@@ -12,6 +12,7 @@ import type { Tables } from './db.js';
 import { registerAuthRoutes } from './http/auth.js';
 import { createIdentityContext } from './http/context.js';
 import { registerCredentialRoutes } from './http/credentials/register.js';
+import { registerInvitationRoutes } from './http/invitations.js';
 import { registerMailRoutes } from './http/mail.js';
 import { registerMfaRoutes } from './http/mfa.js';
 import { registerOrganizationRoutes } from './http/organizations.js';
@@ -75,6 +76,7 @@ export const identityService = defineService<Tables>()({
     registerServiceClientRoutes(app, identity);
     registerRevocationRoutes(app, identity);
     registerMailRoutes(app, identity);
+    registerInvitationRoutes(app, identity);
     await registerCredentialRoutes(app, identity, ctx.config, identity.assets);
     registerPageRoutes(app, identity);
   },

@@ -1,7 +1,7 @@
 /**
  * @module http/auth
  * The sign-in form posts of the spec, each answering 303:
- * | POST /api/auth/register | email, password, name, orgName | `/account`, or `/register?error=invalid|exists` |
+ * | POST /api/auth/register | email, password, name, orgName, redirect? | `/account` or the redirect, or `/register?error=invalid|exists` |
  * | POST /api/auth/login    | email, password, realm          | `/account` or the redirect, `/login/2fa`, `/login?error=1`, or `?error=locked` with `Retry-After` |
  * | POST /api/auth/2fa      | code (xv_mfa cookie)            | `/account` or the redirect, or `/login/2fa?error=1` |
  * | POST /api/auth/logout   | (xv_session cookie)             | `/login` |
@@ -49,20 +49,22 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
   app.post('/api/auth/register', async (c) => {
     const form = await readForm(c);
     const parsed = registration.safeParse(form);
-    if (!parsed.success) return c.redirect('/register?error=invalid', 303);
+    const redirect = redirectOf(form.redirect);
+    const back = (error: string) => c.redirect(withQuery('/register', { error, redirect }), 303);
+    if (!parsed.success) return back('invalid');
     try {
       await consumeOrReject(identity.limiters.registration, clientIp(c, trustProxy));
     } catch {
-      return c.redirect('/register?error=rate_limited', 303);
+      return back('rate_limited');
     }
     const user = await registerWithPassword(identity.database, parsed.data);
-    if (!user) return c.redirect('/register?error=exists', 303);
+    if (!user) return back('exists');
     return finishSignIn(identity, c, {
       realmId: DEFAULT_REALM,
       userId: user.id,
       amr: ['pwd'],
       aal: 'AAL1',
-      redirect: null,
+      redirect,
     });
   });
 

@@ -8,7 +8,9 @@
 import type { IdentitySession } from '@xv/platform';
 import type { ClientAssets } from '@xv/platform/pages';
 import { ROLES } from '../../accounts/roles.js';
+import type { PendingInvitation } from '../../invitations/invitations.js';
 import { IdentityPage } from './frame.js';
+import { PendingInvitations } from './invitation.js';
 
 export interface AccountView {
   session: IdentitySession;
@@ -22,6 +24,10 @@ export interface AccountView {
   passkeys: { id: string; name: string; aal: string; created_at: number }[];
   members: { user_id: string; email: string; name: string; role: string }[] | null;
   serviceClients: { id: string; name: string; scopes: string[] }[] | null;
+  /** Pending invitations of the active organization, for its administrators. */
+  invitations: PendingInvitation[] | null;
+  /** What the form just posted did (`?notice=`). */
+  notice: string | null;
   /** A page asked for a level the session does not have yet. */
   stepUp: { wanted: string; redirect: string | null; met: boolean; continueUrl: string } | null;
 }
@@ -96,6 +102,11 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
     >
       <div data-continue={view.stepUp?.continueUrl ?? ''} id="account-root">
         <h1>Your account</h1>
+        {view.notice ? (
+          <p class="notice" role="status">
+            {view.notice}
+          </p>
+        ) : null}
         <StepUpBanner view={view} />
         <section aria-labelledby="profile-title">
           <h2 id="profile-title">Profile</h2>
@@ -288,6 +299,8 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
             <p id="member-status" role="status" aria-live="polite" />
           </section>
         ) : null}
+
+        {view.invitations ? <PendingInvitations invitations={view.invitations} /> : null}
 
         {view.serviceClients ? (
           <section aria-labelledby="clients-title">

@@ -9,6 +9,7 @@ import { MFA_COOKIE } from '@xv/platform';
 import { type App, activeMembership, cspNonce } from '@xv/platform/http';
 import { getCookie } from 'hono/cookie';
 import { findOrganization, findUserById, membersOf, REALM_ID } from '../../accounts/repository.js';
+import { pendingInvitations } from '../../invitations/invitations.js';
 import { findMfaChallenge } from '../../mfa/challenges.js';
 import { remainingRecoveryCodes } from '../../mfa/recovery.js';
 import { passkeyListing } from '../../passkeys/webauthn.js';
@@ -20,6 +21,14 @@ import { safeRedirect } from '../redirects.js';
 import { AccountPage } from './account.js';
 import { asDocument } from './frame.js';
 import { LoginPage, RegisterPage, TwoFactorPage } from './sign-in.js';
+
+/** The messages of `/account?notice=`, after a form post. */
+const NOTICES: Record<string, string> = {
+  joined: 'Welcome: you joined the organization. It is now your active organization.',
+  invitation_sent: 'Invitation sent.',
+  invitation_revoked: 'Invitation revoked: its link no longer works.',
+  invitation_invalid: 'Give a valid e-mail address and role to invite someone.',
+};
 
 export function registerPageRoutes(app: App, identity: IdentityContext) {
   const { db, assets } = identity;
@@ -55,9 +64,21 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
     return c.html(asDocument(<TwoFactorPage error={c.req.query('error')} assets={assets} />), 200, noStore);
   });
 
-  app.get('/register', (c) =>
-    c.html(asDocument(<RegisterPage error={c.req.query('error')} assets={assets} />), 200, noStore),
-  );
+  app.get('/register', (c) => {
+    const email = c.req.query('email');
+    return c.html(
+      asDocument(
+        <RegisterPage
+          error={c.req.query('error')}
+          redirect={redirectOf(c.req.query('redirect'))}
+          email={email && email.length <= 254 ? email : null}
+          assets={assets}
+        />,
+      ),
+      200,
+      noStore,
+    );
+  });
 
   app.get('/account', async (c) => {
     const session = await identity.currentSession(c);
@@ -97,6 +118,8 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
             members: admin && active ? await membersOf(db, active.org_id) : null,
             serviceClients:
               admin && active ? await listServiceClients(db, session.realmId, active.org_id) : null,
+            invitations: admin && active ? await pendingInvitations(db, active.org_id) : null,
+            notice: NOTICES[c.req.query('notice') ?? ''] ?? null,
             stepUp,
           }}
           assets={assets}

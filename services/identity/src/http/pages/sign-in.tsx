@@ -124,7 +124,13 @@ export function TwoFactorPage(props: { error?: string | undefined; assets: Clien
   );
 }
 
-export function RegisterPage(props: { error?: string | undefined; assets: ClientAssets }) {
+export function RegisterPage(props: {
+  error?: string | undefined;
+  /** Where to go once the account exists (an invitation link), and the address it was sent to. */
+  redirect?: string | null;
+  email?: string | null;
+  assets: ClientAssets;
+}) {
   return (
     <IdentityPage title="Start a trial" assets={props.assets}>
       <section>
@@ -137,7 +143,15 @@ export function RegisterPage(props: { error?: string | undefined; assets: Client
           <label for="name">Your name</label>
           <input id="name" name="name" type="text" autocomplete="name" maxlength={200} required />
           <label for="email">E-mail address</label>
-          <input id="email" name="email" type="email" autocomplete="email" maxlength={254} required />
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autocomplete="email"
+            maxlength={254}
+            value={props.email ?? undefined}
+            required
+          />
           <label for="password">Password (at least 6 characters)</label>
           <input
             id="password"
@@ -157,10 +171,14 @@ export function RegisterPage(props: { error?: string | undefined; assets: Client
             maxlength={200}
             required
           />
+          {props.redirect ? <input type="hidden" name="redirect" value={props.redirect} /> : null}
           <button type="submit">Create account</button>
         </form>
         <p>
-          Already have an account? <a href="/login">Sign in</a>
+          Already have an account?{' '}
+          <a href={props.redirect ? `/login?redirect=${encodeURIComponent(props.redirect)}` : '/login'}>
+            Sign in
+          </a>
         </p>
       </section>
     </IdentityPage>
