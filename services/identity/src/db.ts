@@ -44,6 +44,8 @@ export interface UsersTable {
   created_at: number;
   /** Set while an operator has disabled the account: no sign-in, no session, no membership counts. */
   disabled_at: number | null;
+  /** When the person opened the address-check link sent to `email`; null: not verified. */
+  email_verified_at: number | null;
 }
 
 export interface MembershipsTable {
@@ -71,6 +73,9 @@ export interface SessionsTable {
   last_seen_at: number;
   /** Absolute end of the session, whatever its activity. */
   expires_at: number;
+  /** The browser's `User-Agent` and the client address at sign-in, shown in the account console. */
+  user_agent: string | null;
+  address: string | null;
 }
 
 export interface MfaChallengesTable {
@@ -164,6 +169,27 @@ export interface InvitationsTable {
   revoked_at: number | null;
 }
 
+/** A single-use token sent by e-mail (password reset, address check), stored as its SHA-256. */
+export interface AccountTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** One entry of an account's security log. */
+export interface SecurityEventsTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  address: string | null;
+  user_agent: string | null;
+  detail: string | null;
+  at: number;
+}
+
 export interface AccountTables {
   realms: RealmsTable;
   organizations: OrganizationsTable;
@@ -178,6 +204,8 @@ export interface AccountTables {
   access_revocations: AccessRevocationsTable;
   mail_outbox: MailOutboxTable;
   invitations: InvitationsTable;
+  account_tokens: AccountTokensTable;
+  security_events: SecurityEventsTable;
 }
 
 /** Every table of the service. */

@@ -46,5 +46,10 @@ export const errors = defineErrors('identity', {
     status: 403,
     message: 'This invitation was sent to another e-mail address: sign in with that address to accept it.',
   },
+  session_not_found: { status: 404, message: 'No session of yours has that id.' },
+  reset_token_invalid: {
+    status: 400,
+    message: 'This link is not valid: it was used or replaced, or it has expired. Ask for a new one.',
+  },
   service_client_not_found: { status: 404, message: 'No service client has that id.' },
 });

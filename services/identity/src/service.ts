@@ -9,6 +9,7 @@ import { defineService } from '@xv/platform/service';
 import { prepareDummyHash } from './accounts/passwords.js';
 import { credentialSettings } from './credentials/index.js';
 import type { Tables } from './db.js';
+import { registerAccountRoutes } from './http/account.js';
 import { registerAuthRoutes } from './http/auth.js';
 import { createIdentityContext } from './http/context.js';
 import { registerCredentialRoutes } from './http/credentials/register.js';
@@ -18,6 +19,7 @@ import { registerMfaRoutes } from './http/mfa.js';
 import { registerOrganizationRoutes } from './http/organizations.js';
 import { registerPageRoutes } from './http/pages/routes.js';
 import { registerPasskeyRoutes } from './http/passkeys.js';
+import { registerRecoveryRoutes } from './http/recovery.js';
 import { registerRevocationRoutes } from './http/revocations.js';
 import { registerServiceClientRoutes } from './http/service-clients.js';
 import { registerSessionRoutes } from './http/sessions.js';
@@ -77,6 +79,8 @@ export const identityService = defineService<Tables>()({
     registerRevocationRoutes(app, identity);
     registerMailRoutes(app, identity);
     registerInvitationRoutes(app, identity);
+    registerAccountRoutes(app, identity);
+    registerRecoveryRoutes(app, identity);
     await registerCredentialRoutes(app, identity, ctx.config, identity.assets);
     registerPageRoutes(app, identity);
   },

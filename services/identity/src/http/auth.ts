@@ -23,12 +23,20 @@ import {
 } from '../accounts/repository.js';
 import { createMfaChallenge, deleteMfaChallenge, findMfaChallenge } from '../mfa/challenges.js';
 import { acceptSecondFactorCode } from '../mfa/enrolment.js';
+import { recordSecurityEvent } from '../self-service/security-log.js';
 import { isLevel } from '../sessions/assurance.js';
 import { checkPassword, registerWithPassword } from '../sign-in/password.js';
 import type { IdentityContext } from './context.js';
 import { readForm, withQuery } from './forms.js';
 import { safeRedirect } from './redirects.js';
-import { clearMfaCookie, clearSessionCookies, finishSignIn, knownDevice, setMfaCookie } from './sign-in.js';
+import {
+  clearMfaCookie,
+  clearSessionCookies,
+  finishSignIn,
+  knownDevice,
+  requestOrigin,
+  setMfaCookie,
+} from './sign-in.js';
 
 const registration = z.object({
   email: z.email().max(254),
@@ -110,6 +118,8 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
     const user = await checkPassword(account, password);
     if (!user) {
       await identity.signIn.failed(attempt);
+      if (account)
+        await recordSecurityEvent(db, account.id, 'sign_in_failed', requestOrigin(identity, c), 'password');
       return back('1');
     }
     await identity.signIn.succeeded(attempt);
@@ -152,6 +162,7 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
     if (!user?.totp_secret || user.disabled_at !== null) return c.redirect('/login?error=expired', 303);
     if (!(await acceptSecondFactorCode(db, identity.kek, user.id, user.totp_secret, code))) {
       await identity.signIn.failed(attempt);
+      await recordSecurityEvent(db, user.id, 'second_factor_failed', requestOrigin(identity, c), '2FA code');
       return c.redirect('/login/2fa?error=1', 303);
     }
     await identity.signIn.succeeded(attempt);

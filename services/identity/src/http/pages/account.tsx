@@ -9,6 +9,7 @@ import type { IdentitySession } from '@xv/platform';
 import type { ClientAssets } from '@xv/platform/pages';
 import { ROLES } from '../../accounts/roles.js';
 import type { PendingInvitation } from '../../invitations/invitations.js';
+import { AccountConsole, type ConsoleView } from './console.js';
 import { IdentityPage } from './frame.js';
 import { PendingInvitations } from './invitation.js';
 
@@ -28,6 +29,7 @@ export interface AccountView {
   invitations: PendingInvitation[] | null;
   /** What the form just posted did (`?notice=`). */
   notice: string | null;
+  console: ConsoleView;
   /** A page asked for a level the session does not have yet. */
   stepUp: { wanted: string; redirect: string | null; met: boolean; continueUrl: string } | null;
 }
@@ -203,6 +205,13 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
                   Turn off
                 </button>
               </form>
+              <details class="confirm" id="recovery-confirm">
+                <summary>New recovery codes…</summary>
+                <p>Your current recovery codes will stop working.</p>
+                <button type="button" id="recovery-regenerate" class="secondary">
+                  Make new recovery codes
+                </button>
+              </details>
             </>
           ) : (
             <>
@@ -331,6 +340,8 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
             <p id="client-status" role="status" aria-live="polite" />
           </section>
         ) : null}
+
+        <AccountConsole view={view.console} />
 
         <section aria-labelledby="signout-title">
           <h2 id="signout-title">Sign out</h2>

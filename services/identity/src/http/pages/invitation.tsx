@@ -73,7 +73,7 @@ export function PendingInvitations(props: { invitations: PendingInvitation[] }) 
       <form method="post" action="/account/invitations">
         <label for="invite-email">E-mail address to invite</label>
         <input id="invite-email" name="email" type="email" maxlength={254} required />
-        <label for="invite-role">Role</label>
+        <label for="invite-role">Role of the invitee</label>
         <select id="invite-role" name="role">
           {ROLES.map((role) => (
             <option value={role} selected={role === 'member'}>

@@ -13,6 +13,7 @@ import { pendingInvitations } from '../../invitations/invitations.js';
 import { findMfaChallenge } from '../../mfa/challenges.js';
 import { remainingRecoveryCodes } from '../../mfa/recovery.js';
 import { passkeyListing } from '../../passkeys/webauthn.js';
+import { securityLog } from '../../self-service/security-log.js';
 import { listServiceClients } from '../../service-clients/repository.js';
 import { isLevel, meetsLevel } from '../../sessions/assurance.js';
 import type { IdentityContext } from '../context.js';
@@ -28,6 +29,14 @@ const NOTICES: Record<string, string> = {
   invitation_sent: 'Invitation sent.',
   invitation_revoked: 'Invitation revoked: its link no longer works.',
   invitation_invalid: 'Give a valid e-mail address and role to invite someone.',
+  sessions_ended: 'Your other sessions are signed out.',
+  session_ended: 'That session is signed out.',
+  password_changed: 'Password changed; your other sessions are signed out.',
+  password_wrong: 'The current password is not correct; the password is unchanged.',
+  password_invalid: 'Enter your current password and a new one of at least 6 characters.',
+  profile_saved: 'Name saved.',
+  profile_invalid: 'Enter a name of 1 to 200 characters.',
+  verification_sent: 'A verification link is on its way to your e-mail address.',
 };
 
 export function registerPageRoutes(app: App, identity: IdentityContext) {
@@ -120,6 +129,14 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
               admin && active ? await listServiceClients(db, session.realmId, active.org_id) : null,
             invitations: admin && active ? await pendingInvitations(db, active.org_id) : null,
             notice: NOTICES[c.req.query('notice') ?? ''] ?? null,
+            console: {
+              name: user.name,
+              email: user.email,
+              emailVerified: user.email_verified_at !== null,
+              currentSessionId: session.id,
+              sessions: await identity.sessions.listOf(user.id),
+              events: await securityLog(db, user.id, 20),
+            },
             stepUp,
           }}
           assets={assets}

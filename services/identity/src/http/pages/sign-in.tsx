@@ -86,6 +86,9 @@ export function LoginPage(props: {
         {wantsPasskey ? null : passkeyButton}
         <p id="passkey-status" role="status" aria-live="polite" />
         <p>
+          <a href="/password-reset">Forgot your password?</a>
+        </p>
+        <p>
           New here? <a href="/register">Start a trial</a>
         </p>
       </section>
