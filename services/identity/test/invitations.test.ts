@@ -136,6 +136,30 @@ describeEachDatabase('invitations', (target) => {
     expect(await roleIn(invitee.cookie)).toBe('member');
   });
 
+  it('through the link one signs up without founding an organization, but only with the invited address', async () => {
+    const address = email('joiner');
+    await invite(address);
+    const path = await mailedPath(svc, address, '/invitations/');
+    const form = { password: PASSWORD, name: 'Jo', redirect: path };
+    const elsewhere = await postForm(svc, '/api/auth/register', { ...form, email: email('other') });
+    expect(location(elsewhere)).toContain('/register?error=invalid');
+    const noInvitation = await postForm(svc, '/api/auth/register', {
+      ...form,
+      email: address,
+      redirect: '/account',
+    });
+    expect(location(noInvitation)).toContain('/register?error=invalid');
+    const registered = await postForm(svc, '/api/auth/register', { ...form, email: address });
+    expect(location(registered)).toBe(path);
+    const cookie = setCookie(registered, 'xv_session')!;
+    expect((await (await svc.fetch('/api/session', { headers: { cookie } })).json()).memberships).toEqual([]);
+    expect((await postForm(svc, path, {}, cookie)).status).toBe(303);
+    expect(await roleIn(cookie)).toBe('member');
+    expect(await (await svc.fetch('/account', { headers: { cookie } })).text()).toContain(
+      'data-email-verified="yes"',
+    );
+  });
+
   it('a revoked invitation joins nothing', async () => {
     const address = email('revoked');
     const sent = await (await invite(address)).json();

@@ -139,6 +139,12 @@ export async function openInvitation(db: IdentityDb, token: string | undefined, 
   return org ? { invitation: row, org } : undefined;
 }
 
+/** The open invitation an `/invitations/<token>` path leads to, or undefined. */
+export async function invitationOfPath(db: IdentityDb, path: string | null, now = Date.now()) {
+  const match = path ? /^\/invitations\/([A-Za-z0-9_-]{1,200})$/.exec(path) : null;
+  return match ? (await openInvitation(db, match[1], now))?.invitation : undefined;
+}
+
 /**
  * The signed-in `user` takes up the invitation of `token`: the token is spent (one conditional update, so two
  * tabs cannot both use it) and the user joins its organization with its role.

@@ -134,11 +134,16 @@ export function RegisterPage(props: {
   email?: string | null;
   assets: ClientAssets;
 }) {
+  const invited = props.redirect?.startsWith('/invitations/') ?? false;
   return (
-    <IdentityPage title="Start a trial" assets={props.assets}>
+    <IdentityPage title={invited ? 'Create your account' : 'Start a trial'} assets={props.assets}>
       <section>
-        <h1>Start a trial</h1>
-        <p>Creates your organization with you as its administrator.</p>
+        <h1>{invited ? 'Create your account' : 'Start a trial'}</h1>
+        <p>
+          {invited
+            ? 'Creates your account; you then join the organization that invited you.'
+            : 'Creates your organization with you as its administrator.'}
+        </p>
         <ErrorMessage
           text={props.error ? (REGISTER_ERRORS[props.error] ?? REGISTER_ERRORS.invalid) : undefined}
         />
@@ -165,15 +170,19 @@ export function RegisterPage(props: {
             maxlength={1024}
             required
           />
-          <label for="orgName">Organization</label>
-          <input
-            id="orgName"
-            name="orgName"
-            type="text"
-            autocomplete="organization"
-            maxlength={200}
-            required
-          />
+          {invited ? null : (
+            <>
+              <label for="orgName">Organization</label>
+              <input
+                id="orgName"
+                name="orgName"
+                type="text"
+                autocomplete="organization"
+                maxlength={200}
+                required
+              />
+            </>
+          )}
           {props.redirect ? <input type="hidden" name="redirect" value={props.redirect} /> : null}
           <button type="submit">Create account</button>
         </form>
