@@ -44,6 +44,8 @@ export interface UsersTable {
   created_at: number;
   /** Set while an operator has disabled the account: no sign-in, no session, no membership counts. */
   disabled_at: number | null;
+  /** When the person opened the address-check link sent to `email`; null: not verified. */
+  email_verified_at: number | null;
 }
 
 export interface MembershipsTable {
@@ -71,6 +73,9 @@ export interface SessionsTable {
   last_seen_at: number;
   /** Absolute end of the session, whatever its activity. */
   expires_at: number;
+  /** The browser's `User-Agent` and the client address at sign-in, shown in the account console. */
+  user_agent: string | null;
+  address: string | null;
 }
 
 export interface MfaChallengesTable {
@@ -138,6 +143,53 @@ export interface AccessRevocationsTable {
   changed_at: number;
 }
 
+/** A message kept for the development outbox (`GET /dev/outbox`) because no SMTP server is configured. */
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  created_at: number;
+}
+
+/** An invitation to join an organization; the link's token is stored only as its SHA-256. */
+export interface InvitationsTable {
+  id: string;
+  org_id: string;
+  realm_id: string;
+  /** Normalised (lower-case) e-mail address the invitation was sent to. */
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: string;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_by: string | null;
+  revoked_at: number | null;
+}
+
+/** A single-use token sent by e-mail (password reset, address check), stored as its SHA-256. */
+export interface AccountTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** One entry of an account's security log. */
+export interface SecurityEventsTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  address: string | null;
+  user_agent: string | null;
+  detail: string | null;
+  at: number;
+}
+
 export interface AccountTables {
   realms: RealmsTable;
   organizations: OrganizationsTable;
@@ -150,6 +202,10 @@ export interface AccountTables {
   webauthn_challenges: WebauthnChallengesTable;
   service_clients: ServiceClientsTable;
   access_revocations: AccessRevocationsTable;
+  mail_outbox: MailOutboxTable;
+  invitations: InvitationsTable;
+  account_tokens: AccountTokensTable;
+  security_events: SecurityEventsTable;
 }
 
 /** Every table of the service. */

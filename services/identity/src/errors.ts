@@ -38,5 +38,18 @@ export const errors = defineErrors('identity', {
     message:
       'An organization you belong to requires 2FA: add another second factor before removing this one.',
   },
+  invitation_not_found: {
+    status: 404,
+    message: 'This invitation is not valid: it was used, revoked or replaced, or it has expired.',
+  },
+  invitation_other_account: {
+    status: 403,
+    message: 'This invitation was sent to another e-mail address: sign in with that address to accept it.',
+  },
+  session_not_found: { status: 404, message: 'No session of yours has that id.' },
+  reset_token_invalid: {
+    status: 400,
+    message: 'This link is not valid: it was used or replaced, or it has expired. Ask for a new one.',
+  },
   service_client_not_found: { status: 404, message: 'No service client has that id.' },
 });

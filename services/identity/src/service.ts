@@ -9,17 +9,22 @@ import { defineService } from '@xv/platform/service';
 import { prepareDummyHash } from './accounts/passwords.js';
 import { credentialSettings } from './credentials/index.js';
 import type { Tables } from './db.js';
+import { registerAccountRoutes } from './http/account.js';
 import { registerAuthRoutes } from './http/auth.js';
 import { createIdentityContext } from './http/context.js';
 import { registerCredentialRoutes } from './http/credentials/register.js';
+import { registerInvitationRoutes } from './http/invitations.js';
+import { registerMailRoutes } from './http/mail.js';
 import { registerMfaRoutes } from './http/mfa.js';
 import { registerOrganizationRoutes } from './http/organizations.js';
 import { registerPageRoutes } from './http/pages/routes.js';
 import { registerPasskeyRoutes } from './http/passkeys.js';
+import { registerRecoveryRoutes } from './http/recovery.js';
 import { registerRevocationRoutes } from './http/revocations.js';
 import { registerServiceClientRoutes } from './http/service-clients.js';
 import { registerSessionRoutes } from './http/sessions.js';
 import { loadIdentityKek } from './kek.js';
+import { createMailer } from './mail/mailer.js';
 import { sealPlaintextTotpSecrets } from './mfa/totp.js';
 import { migrations } from './migrations/index.js';
 import { RevocationEpoch } from './revocations/epoch.js';
@@ -53,12 +58,17 @@ export const identityService = defineService<Tables>()({
     const sweep = setInterval(() => void sessions.sweepExpired().catch(() => {}), 10 * 60_000);
     sweep.unref();
     ctx.onClose(() => clearInterval(sweep));
+    const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom });
+    ctx.onClose(() => mailer.close());
+    if (mailer.usesOutbox)
+      ctx.logger.warn('XV_SMTP_URL is not set: e-mails are kept in the development outbox at /dev/outbox');
     const identity = await createIdentityContext(app, ctx, {
       sessions,
       revocations,
       limiters: await createLimiters(database, config),
       signIn: await createSignInThrottle(database, config, ctx.logger),
       kek,
+      mailer,
     });
     registerSessionRoutes(app, identity);
     registerAuthRoutes(app, identity);
@@ -67,6 +77,10 @@ export const identityService = defineService<Tables>()({
     registerOrganizationRoutes(app, identity);
     registerServiceClientRoutes(app, identity);
     registerRevocationRoutes(app, identity);
+    registerMailRoutes(app, identity);
+    registerInvitationRoutes(app, identity);
+    registerAccountRoutes(app, identity);
+    registerRecoveryRoutes(app, identity);
     await registerCredentialRoutes(app, identity, ctx.config, identity.assets);
     registerPageRoutes(app, identity);
   },

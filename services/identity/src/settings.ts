@@ -47,6 +47,14 @@ export const identitySettings = {
   rpName: setting('XV_IDENTITY_RP_NAME', z.string().min(1).default('XV')),
   /** Attestation roots a new passkey must chain to (PEM text or file); unset: any authenticator, `none` attestation. */
   passkeyTrustedRoots: setting('XV_IDENTITY_PASSKEY_TRUSTED_ROOTS', trustedRootsSetting()),
+  /**
+   * SMTP server for the e-mails the service sends (invitations, password resets, address checks), as
+   * `smtp://user:password@host:587` or `smtps://…`; unset: messages land in the development outbox at
+   * `GET /dev/outbox` instead.
+   */
+  smtpUrl: setting('XV_SMTP_URL', z.url({ protocol: /^smtps?$/ }).optional(), { secret: true }),
+  /** The sender of those e-mails. */
+  mailFrom: setting('XV_MAIL_FROM', z.string().min(3).max(254).default('XV <no-reply@localhost>')),
   /** Key-encryption key for secrets at rest (issuer keys, TOTP secrets); unset: a generated file under XV_DATA_DIR. */
   kek: setting('XV_IDENTITY_KEK', keyEncryptionKeySetting(), { secret: true }),
 };

@@ -80,3 +80,22 @@ export function setCookieLine(response: Response, name: string): string | undefi
 export function location(response: Response): string {
   return response.headers.get('location') ?? '';
 }
+
+/** The links of the newest development-outbox e-mail to `to` (whose subject matches, when given). */
+export async function outboxLinks(svc: RunningService, to: string, subject?: RegExp): Promise<string[]> {
+  const html = await (await svc.fetch('/dev/outbox')).text();
+  for (const article of html.split('<article').slice(1)) {
+    if (!article.includes(`>${to}</strong>`)) continue;
+    if (subject && !subject.test(article.slice(0, article.indexOf('</h2>')))) continue;
+    return [...article.matchAll(/<a href="([^"]+)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
+  }
+  return [];
+}
+
+/** The path of the newest e-mailed link to `to` that starts with `prefix` (e.g. `/invitations/`). */
+export async function mailedPath(svc: RunningService, to: string, prefix: string): Promise<string> {
+  const link = (await outboxLinks(svc, to)).find((href) => new URL(href).pathname.startsWith(prefix));
+  if (!link) throw new Error(`no e-mail to ${to} with a ${prefix} link`);
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}

@@ -286,6 +286,7 @@ export async function registerAccount(
     totp_last_step: null,
     created_at: now,
     disabled_at: null,
+    email_verified_at: null,
   };
   const org: Organization = {
     id: newId('org'),
@@ -339,6 +340,7 @@ export async function createUser(
     totp_last_step: null,
     created_at: Date.now(),
     disabled_at: null,
+    email_verified_at: null,
   };
   await db.insertInto('users').values(user).execute();
   return user;

@@ -67,8 +67,8 @@ totpStart?.addEventListener('click', async () => {
   }
 });
 
-onSubmit('totp-enable-form', 'totp-status', async () => {
-  const result = await xv('/api/auth/2fa/enable', { code: inputText('totp-code') });
+/** Shows the recovery codes an answer carries, in place: they are never shown again. */
+function showRecoveryCodes(result: Record<string, unknown>) {
   const codes = Array.isArray(result.recoveryCodes) ? result.recoveryCodes.map(String) : [];
   find('recovery-codes', HTMLUListElement)?.replaceChildren(
     ...codes.map((code) => {
@@ -77,10 +77,24 @@ onSubmit('totp-enable-form', 'totp-status', async () => {
       return item;
     }),
   );
-  const enrol = find('totp-enrol', HTMLElement);
-  if (enrol) enrol.hidden = true;
   const recovery = find('recovery', HTMLElement);
   if (recovery) recovery.hidden = false;
+}
+
+find('recovery-regenerate', HTMLButtonElement)?.addEventListener('click', async () => {
+  try {
+    showRecoveryCodes(await xv('/api/auth/2fa/recovery-codes', {}));
+    find('recovery-confirm', HTMLDetailsElement)?.removeAttribute('open');
+    show('totp-status', 'New recovery codes: the old ones no longer work. Keep these somewhere safe.');
+  } catch (error) {
+    show('totp-status', messageOf(error), true);
+  }
+});
+
+onSubmit('totp-enable-form', 'totp-status', async () => {
+  showRecoveryCodes(await xv('/api/auth/2fa/enable', { code: inputText('totp-code') }));
+  const enrol = find('totp-enrol', HTMLElement);
+  if (enrol) enrol.hidden = true;
   show(
     'totp-status',
     '2FA is on. Keep these recovery codes somewhere safe: each works once. Your next verification uses a code from the app.',

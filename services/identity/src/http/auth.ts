@@ -1,7 +1,7 @@
 /**
  * @module http/auth
  * The sign-in form posts of the spec, each answering 303:
- * | POST /api/auth/register | email, password, name, orgName | `/account`, or `/register?error=invalid|exists` |
+ * | POST /api/auth/register | email, password, name, orgName (optional through an invitation), redirect? | `/account` or the redirect, or `/register?error=invalid|exists` |
  * | POST /api/auth/login    | email, password, realm          | `/account` or the redirect, `/login/2fa`, `/login?error=1`, or `?error=locked` with `Retry-After` |
  * | POST /api/auth/2fa      | code (xv_mfa cookie)            | `/account` or the redirect, or `/login/2fa?error=1` |
  * | POST /api/auth/logout   | (xv_session cookie)             | `/login` |
@@ -20,21 +20,33 @@ import {
   findUserById,
   normalizeEmail,
   REALM_ID,
+  type User,
 } from '../accounts/repository.js';
+import { invitationOfPath } from '../invitations/invitations.js';
 import { createMfaChallenge, deleteMfaChallenge, findMfaChallenge } from '../mfa/challenges.js';
 import { acceptSecondFactorCode } from '../mfa/enrolment.js';
+import { markEmailVerified } from '../self-service/profile.js';
+import { recordSecurityEvent } from '../self-service/security-log.js';
 import { isLevel } from '../sessions/assurance.js';
-import { checkPassword, registerWithPassword } from '../sign-in/password.js';
+import { checkPassword, registerInvited, registerWithPassword } from '../sign-in/password.js';
 import type { IdentityContext } from './context.js';
 import { readForm, withQuery } from './forms.js';
 import { safeRedirect } from './redirects.js';
-import { clearMfaCookie, clearSessionCookies, finishSignIn, knownDevice, setMfaCookie } from './sign-in.js';
+import {
+  clearMfaCookie,
+  clearSessionCookies,
+  finishSignIn,
+  knownDevice,
+  requestOrigin,
+  setMfaCookie,
+} from './sign-in.js';
 
 const registration = z.object({
   email: z.email().max(254),
   password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
   name: z.string().trim().min(1).max(200),
-  orgName: z.string().trim().min(1).max(200),
+  /** Left out by a person signing up through an invitation: they join the inviting organization instead. */
+  orgName: z.string().trim().max(200).optional(),
 });
 
 export function registerAuthRoutes(app: App, identity: IdentityContext) {
@@ -49,20 +61,33 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
   app.post('/api/auth/register', async (c) => {
     const form = await readForm(c);
     const parsed = registration.safeParse(form);
-    if (!parsed.success) return c.redirect('/register?error=invalid', 303);
+    const redirect = redirectOf(form.redirect);
+    const back = (error: string) => c.redirect(withQuery('/register', { error, redirect }), 303);
+    if (!parsed.success) return back('invalid');
     try {
       await consumeOrReject(identity.limiters.registration, clientIp(c, trustProxy));
     } catch {
-      return c.redirect('/register?error=rate_limited', 303);
+      return back('rate_limited');
     }
-    const user = await registerWithPassword(identity.database, parsed.data);
-    if (!user) return c.redirect('/register?error=exists', 303);
+    const { orgName, ...person } = parsed.data;
+    let user: User | null;
+    if (orgName) {
+      user = await registerWithPassword(identity.database, { ...person, orgName });
+    } else {
+      // Without an organization of their own only through an invitation sent to this very address.
+      const invitation = await invitationOfPath(db, redirect);
+      if (!invitation || invitation.email !== normalizeEmail(person.email)) return back('invalid');
+      user = await registerInvited(identity.database, person);
+      // The invitation's token, sent to this address, proves the mailbox is theirs.
+      if (user) await markEmailVerified(db, user.id);
+    }
+    if (!user) return back('exists');
     return finishSignIn(identity, c, {
       realmId: DEFAULT_REALM,
       userId: user.id,
       amr: ['pwd'],
       aal: 'AAL1',
-      redirect: null,
+      redirect,
     });
   });
 
@@ -108,6 +133,8 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
     const user = await checkPassword(account, password);
     if (!user) {
       await identity.signIn.failed(attempt);
+      if (account)
+        await recordSecurityEvent(db, account.id, 'sign_in_failed', requestOrigin(identity, c), 'password');
       return back('1');
     }
     await identity.signIn.succeeded(attempt);
@@ -150,6 +177,7 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
     if (!user?.totp_secret || user.disabled_at !== null) return c.redirect('/login?error=expired', 303);
     if (!(await acceptSecondFactorCode(db, identity.kek, user.id, user.totp_secret, code))) {
       await identity.signIn.failed(attempt);
+      await recordSecurityEvent(db, user.id, 'second_factor_failed', requestOrigin(identity, c), '2FA code');
       return c.redirect('/login/2fa?error=1', 303);
     }
     await identity.signIn.succeeded(attempt);

@@ -20,6 +20,7 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { findOrganization } from '../accounts/repository.js';
 import type { IdentityDb, Tables } from '../db.js';
+import type { Mailer } from '../mail/mailer.js';
 import type { ChangePolicy } from '../mfa/authenticator-changes.js';
 import type { RevocationEpoch } from '../revocations/epoch.js';
 import { verifyServiceToken } from '../service-clients/repository.js';
@@ -63,6 +64,8 @@ export interface IdentityContext {
   /** Parts that hold something a membership vouched for (credentials) listen here. */
   onMembershipChanged(listener: (change: MembershipChanged) => Promise<void>): void;
   membershipChanged(change: MembershipChanged): Promise<void>;
+  /** Sends e-mail (SMTP, or the development outbox). */
+  mailer: Mailer;
   /** Seals secrets stored at rest (issuer keys, TOTP secrets). */
   kek: KeyEncryptionKey;
   /** Who may add or remove an authenticator (mfa/authenticator-changes.ts). */
@@ -82,6 +85,7 @@ export interface IdentityParts {
   limiters: IdentityLimiters;
   signIn: SignInThrottle;
   kek: KeyEncryptionKey;
+  mailer: Mailer;
 }
 
 export async function createIdentityContext(
@@ -90,7 +94,7 @@ export async function createIdentityContext(
   parts: IdentityParts,
 ): Promise<IdentityContext> {
   const { settings, config, database } = service;
-  const { sessions, revocations, limiters, signIn, kek } = parts;
+  const { sessions, revocations, limiters, signIn, kek, mailer } = parts;
   const db = database.kysely;
   const currentSession = (c: Context) => sessions.resolve(getCookie(c, SESSION_COOKIE));
   const identityUrl = settings.services.identity.url;
@@ -120,6 +124,7 @@ export async function createIdentityContext(
     signIn,
     guard,
     kek,
+    mailer,
     authenticatorChanges: { db, limiter: limiters.account, ownOrigin },
     assets: await registerClientAssets(app, import.meta.url),
     onMembershipChanged: (listener) => void membershipListeners.push(listener),

@@ -31,8 +31,10 @@ import {
   turnOffTotp,
 } from '../mfa/enrolment.js';
 import { issueRecoveryCodes, remainingRecoveryCodes } from '../mfa/recovery.js';
+import { recordSecurityEvent } from '../self-service/security-log.js';
 import type { SessionRecord } from '../sessions/store.js';
 import type { IdentityContext } from './context.js';
+import { requestOrigin } from './sign-in.js';
 
 const codeBody = jsonBody(z.object({ code: z.string().trim().min(1).max(64) }));
 /** The account's password, needed to bind a first second factor; optional once it has one. */
@@ -148,6 +150,7 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
     await checkCode(user.id, () => confirmTotpEnrolment(db, identity.kek, user.id, pending, code));
     // The session keeps its level: a factor enrolled in a session never raises it (the next step-up uses it).
     const recoveryCodes = await issueRecoveryCodes(identity.database, user.id);
+    await recordSecurityEvent(db, user.id, 'totp_enabled', requestOrigin(identity, c));
     return c.json({ ok: true as const, recoveryCodes }, 200);
   });
 
@@ -161,6 +164,7 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
     const { code } = c.req.valid('json');
     await checkCode(user.id, () => acceptSecondFactorCode(db, identity.kek, user.id, secret, code));
     await turnOffTotp(db, user.id);
+    await recordSecurityEvent(db, user.id, 'totp_disabled', requestOrigin(identity, c));
     return c.json({ ok: true as const }, 200);
   });
 
@@ -169,9 +173,8 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
     const user = await signedInUser(session);
     if (!user.totp_secret) throw errors.totp_not_enabled();
     await authorizeAuthenticatorChange(policy, session, user);
-    return c.json(
-      { ok: true as const, recoveryCodes: await issueRecoveryCodes(identity.database, user.id) },
-      200,
-    );
+    const recoveryCodes = await issueRecoveryCodes(identity.database, user.id);
+    await recordSecurityEvent(db, user.id, 'recovery_codes_regenerated', requestOrigin(identity, c));
+    return c.json({ ok: true as const, recoveryCodes }, 200);
   });
 }

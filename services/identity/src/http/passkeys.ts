@@ -36,9 +36,10 @@ import {
   registrationOptions,
   removePasskey,
 } from '../passkeys/webauthn.js';
+import { recordSecurityEvent } from '../self-service/security-log.js';
 import type { IdentityContext } from './context.js';
 import { safeRedirect } from './redirects.js';
-import { finishPasskeySignIn } from './sign-in.js';
+import { finishPasskeySignIn, requestOrigin } from './sign-in.js';
 
 // The browser's PublicKeyCredential JSON; @simplewebauthn checks its inside.
 const credentialJson = z.looseObject({
@@ -199,6 +200,7 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
       deviceBound: passkey.device_bound === 1,
       userVerified: passkey.user_verified === 1,
     });
+    await recordSecurityEvent(db, user.id, 'passkey_added', requestOrigin(identity, c), name);
     return c.json({ ok: true as const, id: passkey.id, name, aal }, 200);
   });
 
@@ -238,6 +240,7 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
     await keepRequiredSecondFactor(db, user.id, factors, { passkeyId: id });
     if (!(await removePasskey(db, session.userId, id)))
       throw platformErrors.not_found('No passkey of yours has that id.');
+    await recordSecurityEvent(db, user.id, 'passkey_removed', requestOrigin(identity, c));
     return c.json({ ok: true as const }, 200);
   });
 }

@@ -6,16 +6,37 @@
  */
 import type { AssuranceLevel } from '@xv/platform';
 import { MFA_COOKIE, ORG_COOKIE, SESSION_COOKIE } from '@xv/platform';
-import { sharedCookieOptions } from '@xv/platform/http';
+import { clientIp, sharedCookieOptions } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { MFA_CHALLENGE_SECONDS } from '../mfa/challenges.js';
 import { type PasskeySignIn, passkeyAmr, passkeyAssurance } from '../passkeys/webauthn.js';
+import { type Origin, recordSecurityEvent } from '../self-service/security-log.js';
 import { higherLevel, meetsLevel } from '../sessions/assurance.js';
 import { type SessionRecord, steppedUp } from '../sessions/store.js';
 import { DEVICE_COOKIE, DEVICE_SECONDS, deviceOf, sealDevice } from '../sign-in/devices.js';
 import type { IdentityContext } from './context.js';
 import { withQuery } from './forms.js';
+
+/** The request's client address and browser, for the session list and the security log. */
+export function requestOrigin(identity: IdentityContext, c: Context): Origin {
+  return {
+    address: clientIp(c, identity.service.settings.trustProxy) || null,
+    userAgent: c.req.header('user-agent')?.slice(0, 300) ?? null,
+  };
+}
+
+/** A new session for a sign-in, remembering where it came from, and the sign-in in the security log. */
+async function startSession(
+  identity: IdentityContext,
+  c: Context,
+  signIn: { realmId: string; userId: string; amr: string[]; aal: AssuranceLevel },
+) {
+  const origin = requestOrigin(identity, c);
+  const created = await identity.sessions.create({ ...signIn, device: origin });
+  await recordSecurityEvent(identity.db, signIn.userId, 'sign_in', origin, signIn.amr.join(' + '));
+  return created;
+}
 
 export function setSessionCookie(identity: IdentityContext, c: Context, token: string) {
   setCookie(
@@ -75,7 +96,7 @@ export interface SignIn {
  */
 export async function finishSignIn(identity: IdentityContext, c: Context, signIn: SignIn) {
   await identity.sessions.revoke(getCookie(c, SESSION_COOKIE));
-  const { token } = await identity.sessions.create(signIn);
+  const { token } = await startSession(identity, c, signIn);
   setSessionCookie(identity, c, token);
   rememberDevice(identity, c, signIn.userId);
   if (signIn.wantedAal && !meetsLevel(signIn.aal, signIn.wantedAal)) {
@@ -95,7 +116,7 @@ async function elevateSession(
   session: SessionRecord,
   proof: { amr: string[]; aal: AssuranceLevel },
 ) {
-  const { token } = await identity.sessions.create(steppedUp(session, proof));
+  const { token } = await identity.sessions.create(steppedUp(session, proof, requestOrigin(identity, c)));
   await identity.sessions.revoke(getCookie(c, SESSION_COOKIE));
   setSessionCookie(identity, c, token);
   return higherLevel(session.aal, proof.aal);
@@ -110,7 +131,7 @@ export async function finishPasskeySignIn(identity: IdentityContext, c: Context,
   const current = await identity.currentSession(c);
   if (current && current.userId === passkey.userId) return elevateSession(identity, c, current, proof);
   await identity.sessions.revoke(getCookie(c, SESSION_COOKIE));
-  const { token } = await identity.sessions.create({
+  const { token } = await startSession(identity, c, {
     realmId: passkey.realmId,
     userId: passkey.userId,
     ...proof,

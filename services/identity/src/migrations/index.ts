@@ -11,6 +11,8 @@ import { serviceClients } from './0004_service_clients.js';
 import { organizationSettings } from './0005_organization_settings.js';
 import { accessRevocations } from './0006_access_revocations.js';
 import { authenticatorAssurance } from './0007_authenticator_assurance.js';
+import { mailAndInvitations } from './0008_mail_and_invitations.js';
+import { accountConsole } from './0009_account_console.js';
 import { credentials } from './0100_credentials.js';
 import { walletNonceBinding } from './0101_wallet_nonce_binding.js';
 
@@ -22,6 +24,8 @@ export const migrations: Migrations = {
   '0005_organization_settings': organizationSettings,
   '0006_access_revocations': accessRevocations,
   '0007_authenticator_assurance': authenticatorAssurance,
+  '0008_mail_and_invitations': mailAndInvitations,
+  '0009_account_console': accountConsole,
   '0100_credentials': credentials,
   '0101_wallet_nonce_binding': walletNonceBinding,
 };

@@ -50,6 +50,17 @@ export interface NewSession {
    * proves its level at once). A step-up passes the times it carries over from the session it replaces.
    */
   provedAt?: { aal2: number | null; aal3: number | null };
+  /** The browser and client address that signed in, shown in the account console. */
+  device?: { userAgent: string | null; address: string | null };
+}
+
+/** A live session as its owner sees it in the account console. */
+export interface SessionListing {
+  id: string;
+  user_agent: string | null;
+  address: string | null;
+  created_at: number;
+  last_seen_at: number;
 }
 
 /** Writing `last_seen_at` on every request would turn the hottest read into a write. */
@@ -106,6 +117,8 @@ export class SessionStore {
         created_at: now,
         last_seen_at: now,
         expires_at: now + this.policy.lifetimeMs,
+        user_agent: input.device?.userAgent?.slice(0, 300) ?? null,
+        address: input.device?.address ?? null,
       })
       .execute();
     return { token, id };
@@ -203,6 +216,45 @@ export class SessionStore {
     await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
   }
 
+  /** The user's live sessions, the most recently used first. */
+  async listOf(userId: string, now = Date.now()): Promise<SessionListing[]> {
+    const rows = await this.db
+      .selectFrom('sessions')
+      .select(['id', 'user_agent', 'address', 'created_at', 'last_seen_at'])
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .where('last_seen_at', '>', now - this.policy.idleMs)
+      .orderBy('last_seen_at', 'desc')
+      .execute();
+    return rows.map((row) => ({
+      ...row,
+      created_at: Number(row.created_at),
+      last_seen_at: Number(row.last_seen_at),
+    }));
+  }
+
+  /** Ends one session of the user by its id; false when the user has no session with that id. */
+  async revokeById(userId: string, sessionId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('sessions')
+      .where('id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    this.forgetUser(userId);
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Ends every session of the user but `keepId`; answers how many ended. */
+  async revokeOthers(userId: string, keepId: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('id', '!=', keepId)
+      .executeTakeFirst();
+    this.forgetUser(userId);
+    return Number(result.numDeletedRows);
+  }
+
   /** Drops cached answers of a user whose memberships or profile changed. */
   forgetUser(userId: string): void {
     for (const [key, entry] of this.cache) if (entry.record.userId === userId) this.cache.delete(key);
@@ -231,7 +283,11 @@ export class SessionStore {
  * already had: the methods merged, the higher level kept, the level just proved
  * fresh and a level proved earlier keeping the time it was proved.
  */
-export function steppedUp(session: SessionRecord, proof: { amr: string[]; aal: AssuranceLevel }): NewSession {
+export function steppedUp(
+  session: SessionRecord,
+  proof: { amr: string[]; aal: AssuranceLevel },
+  device?: NewSession['device'],
+): NewSession {
   const now = provedNow(proof.aal);
   return {
     realmId: session.realmId,
@@ -239,5 +295,6 @@ export function steppedUp(session: SessionRecord, proof: { amr: string[]; aal: A
     amr: mergeAmr(session.amr, proof.amr),
     aal: higherLevel(session.aal, proof.aal),
     provedAt: { aal2: now.aal2 ?? session.aal2At, aal3: now.aal3 ?? session.aal3At },
+    ...(device ? { device } : {}),
   };
 }

@@ -5,7 +5,13 @@
  */
 import type { Database } from '@xv/platform';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
-import { DEFAULT_REALM, findUserByEmail, registerAccount, type User } from '../accounts/repository.js';
+import {
+  createUser,
+  DEFAULT_REALM,
+  findUserByEmail,
+  registerAccount,
+  type User,
+} from '../accounts/repository.js';
 import type { Tables } from '../db.js';
 
 export interface Registration {
@@ -26,6 +32,27 @@ export async function registerWithPassword(database: Database<Tables>, input: Re
     passwordHash: await hashPassword(input.password),
   });
   return result.ok ? result.user : null;
+}
+
+/**
+ * A new account in the default realm without an organization of its own, for a person who signs up through an
+ * invitation (they join the inviting organization next); null when the e-mail is taken.
+ */
+export async function registerInvited(database: Database<Tables>, input: Omit<Registration, 'orgName'>) {
+  if (await findUserByEmail(database.kysely, DEFAULT_REALM, input.email)) return null;
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await createUser(database.kysely, {
+      realmId: DEFAULT_REALM,
+      email: input.email,
+      name: input.name,
+      passwordHash,
+    });
+  } catch (error) {
+    // Two sign-ups with one address at once: the unique index lets one through.
+    if (await findUserByEmail(database.kysely, DEFAULT_REALM, input.email)) return null;
+    throw error;
+  }
 }
 
 /**

@@ -8,7 +8,10 @@
 import type { IdentitySession } from '@xv/platform';
 import type { ClientAssets } from '@xv/platform/pages';
 import { ROLES } from '../../accounts/roles.js';
+import type { PendingInvitation } from '../../invitations/invitations.js';
+import { AccountConsole, type ConsoleView } from './console.js';
 import { IdentityPage } from './frame.js';
+import { PendingInvitations } from './invitation.js';
 
 export interface AccountView {
   session: IdentitySession;
@@ -22,6 +25,11 @@ export interface AccountView {
   passkeys: { id: string; name: string; aal: string; created_at: number }[];
   members: { user_id: string; email: string; name: string; role: string }[] | null;
   serviceClients: { id: string; name: string; scopes: string[] }[] | null;
+  /** Pending invitations of the active organization, for its administrators. */
+  invitations: PendingInvitation[] | null;
+  /** What the form just posted did (`?notice=`). */
+  notice: string | null;
+  console: ConsoleView;
   /** A page asked for a level the session does not have yet. */
   stepUp: { wanted: string; redirect: string | null; met: boolean; continueUrl: string } | null;
 }
@@ -96,6 +104,11 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
     >
       <div data-continue={view.stepUp?.continueUrl ?? ''} id="account-root">
         <h1>Your account</h1>
+        {view.notice ? (
+          <p class="notice" role="status">
+            {view.notice}
+          </p>
+        ) : null}
         <StepUpBanner view={view} />
         <section aria-labelledby="profile-title">
           <h2 id="profile-title">Profile</h2>
@@ -192,6 +205,13 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
                   Turn off
                 </button>
               </form>
+              <details class="confirm" id="recovery-confirm">
+                <summary>New recovery codes…</summary>
+                <p>Your current recovery codes will stop working.</p>
+                <button type="button" id="recovery-regenerate" class="secondary">
+                  Make new recovery codes
+                </button>
+              </details>
             </>
           ) : (
             <>
@@ -289,6 +309,8 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
           </section>
         ) : null}
 
+        {view.invitations ? <PendingInvitations invitations={view.invitations} /> : null}
+
         {view.serviceClients ? (
           <section aria-labelledby="clients-title">
             <h2 id="clients-title">Service clients</h2>
@@ -318,6 +340,8 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
             <p id="client-status" role="status" aria-live="polite" />
           </section>
         ) : null}
+
+        <AccountConsole view={view.console} />
 
         <section aria-labelledby="signout-title">
           <h2 id="signout-title">Sign out</h2>

@@ -9,9 +9,11 @@ import { MFA_COOKIE } from '@xv/platform';
 import { type App, activeMembership, cspNonce } from '@xv/platform/http';
 import { getCookie } from 'hono/cookie';
 import { findOrganization, findUserById, membersOf, REALM_ID } from '../../accounts/repository.js';
+import { pendingInvitations } from '../../invitations/invitations.js';
 import { findMfaChallenge } from '../../mfa/challenges.js';
 import { remainingRecoveryCodes } from '../../mfa/recovery.js';
 import { passkeyListing } from '../../passkeys/webauthn.js';
+import { securityLog } from '../../self-service/security-log.js';
 import { listServiceClients } from '../../service-clients/repository.js';
 import { isLevel, meetsLevel } from '../../sessions/assurance.js';
 import type { IdentityContext } from '../context.js';
@@ -20,6 +22,22 @@ import { safeRedirect } from '../redirects.js';
 import { AccountPage } from './account.js';
 import { asDocument } from './frame.js';
 import { LoginPage, RegisterPage, TwoFactorPage } from './sign-in.js';
+
+/** The messages of `/account?notice=`, after a form post. */
+const NOTICES: Record<string, string> = {
+  joined: 'Welcome: you joined the organization. It is now your active organization.',
+  invitation_sent: 'Invitation sent.',
+  invitation_revoked: 'Invitation revoked: its link no longer works.',
+  invitation_invalid: 'Give a valid e-mail address and role to invite someone.',
+  sessions_ended: 'Your other sessions are signed out.',
+  session_ended: 'That session is signed out.',
+  password_changed: 'Password changed; your other sessions are signed out.',
+  password_wrong: 'The current password is not correct; the password is unchanged.',
+  password_invalid: 'Enter your current password and a new one of at least 6 characters.',
+  profile_saved: 'Name saved.',
+  profile_invalid: 'Enter a name of 1 to 200 characters.',
+  verification_sent: 'A verification link is on its way to your e-mail address.',
+};
 
 export function registerPageRoutes(app: App, identity: IdentityContext) {
   const { db, assets } = identity;
@@ -55,9 +73,21 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
     return c.html(asDocument(<TwoFactorPage error={c.req.query('error')} assets={assets} />), 200, noStore);
   });
 
-  app.get('/register', (c) =>
-    c.html(asDocument(<RegisterPage error={c.req.query('error')} assets={assets} />), 200, noStore),
-  );
+  app.get('/register', (c) => {
+    const email = c.req.query('email');
+    return c.html(
+      asDocument(
+        <RegisterPage
+          error={c.req.query('error')}
+          redirect={redirectOf(c.req.query('redirect'))}
+          email={email && email.length <= 254 ? email : null}
+          assets={assets}
+        />,
+      ),
+      200,
+      noStore,
+    );
+  });
 
   app.get('/account', async (c) => {
     const session = await identity.currentSession(c);
@@ -97,6 +127,16 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
             members: admin && active ? await membersOf(db, active.org_id) : null,
             serviceClients:
               admin && active ? await listServiceClients(db, session.realmId, active.org_id) : null,
+            invitations: admin && active ? await pendingInvitations(db, active.org_id) : null,
+            notice: NOTICES[c.req.query('notice') ?? ''] ?? null,
+            console: {
+              name: user.name,
+              email: user.email,
+              emailVerified: user.email_verified_at !== null,
+              currentSessionId: session.id,
+              sessions: await identity.sessions.listOf(user.id),
+              events: await securityLog(db, user.id, 20),
+            },
             stepUp,
           }}
           assets={assets}

@@ -86,6 +86,9 @@ export function LoginPage(props: {
         {wantsPasskey ? null : passkeyButton}
         <p id="passkey-status" role="status" aria-live="polite" />
         <p>
+          <a href="/password-reset">Forgot your password?</a>
+        </p>
+        <p>
           New here? <a href="/register">Start a trial</a>
         </p>
       </section>
@@ -124,12 +127,23 @@ export function TwoFactorPage(props: { error?: string | undefined; assets: Clien
   );
 }
 
-export function RegisterPage(props: { error?: string | undefined; assets: ClientAssets }) {
+export function RegisterPage(props: {
+  error?: string | undefined;
+  /** Where to go once the account exists (an invitation link), and the address it was sent to. */
+  redirect?: string | null;
+  email?: string | null;
+  assets: ClientAssets;
+}) {
+  const invited = props.redirect?.startsWith('/invitations/') ?? false;
   return (
-    <IdentityPage title="Start a trial" assets={props.assets}>
+    <IdentityPage title={invited ? 'Create your account' : 'Start a trial'} assets={props.assets}>
       <section>
-        <h1>Start a trial</h1>
-        <p>Creates your organization with you as its administrator.</p>
+        <h1>{invited ? 'Create your account' : 'Start a trial'}</h1>
+        <p>
+          {invited
+            ? 'Creates your account; you then join the organization that invited you.'
+            : 'Creates your organization with you as its administrator.'}
+        </p>
         <ErrorMessage
           text={props.error ? (REGISTER_ERRORS[props.error] ?? REGISTER_ERRORS.invalid) : undefined}
         />
@@ -137,7 +151,15 @@ export function RegisterPage(props: { error?: string | undefined; assets: Client
           <label for="name">Your name</label>
           <input id="name" name="name" type="text" autocomplete="name" maxlength={200} required />
           <label for="email">E-mail address</label>
-          <input id="email" name="email" type="email" autocomplete="email" maxlength={254} required />
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autocomplete="email"
+            maxlength={254}
+            value={props.email ?? undefined}
+            required
+          />
           <label for="password">Password (at least 6 characters)</label>
           <input
             id="password"
@@ -148,19 +170,27 @@ export function RegisterPage(props: { error?: string | undefined; assets: Client
             maxlength={1024}
             required
           />
-          <label for="orgName">Organization</label>
-          <input
-            id="orgName"
-            name="orgName"
-            type="text"
-            autocomplete="organization"
-            maxlength={200}
-            required
-          />
+          {invited ? null : (
+            <>
+              <label for="orgName">Organization</label>
+              <input
+                id="orgName"
+                name="orgName"
+                type="text"
+                autocomplete="organization"
+                maxlength={200}
+                required
+              />
+            </>
+          )}
+          {props.redirect ? <input type="hidden" name="redirect" value={props.redirect} /> : null}
           <button type="submit">Create account</button>
         </form>
         <p>
-          Already have an account? <a href="/login">Sign in</a>
+          Already have an account?{' '}
+          <a href={props.redirect ? `/login?redirect=${encodeURIComponent(props.redirect)}` : '/login'}>
+            Sign in
+          </a>
         </p>
       </section>
     </IdentityPage>

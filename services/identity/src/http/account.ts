@@ -1,0 +1,237 @@
+/**
+ * @module http/account
+ * The account console's API (session cookie; cross-site writes refused by the platform's CSRF check):
+ * | GET    /api/account/sessions                  | → `{sessions}` (id, current, user_agent, address, created_at, last_seen_at) |
+ * | DELETE /api/account/sessions/:id              | ends one of your sessions; 404 `session_not_found` for anyone else's |
+ * | POST   /api/account/sessions/sign-out-others  | → `{ok, ended}` |
+ * | POST   /api/account/password                  | `{current_password, new_password}` → `{ok, ended}`; other sessions end |
+ * | POST   /api/account/profile                   | `{name}` → `{ok, name}` |
+ * | POST   /api/account/email/verification        | e-mails an address-check link → `{ok}` |
+ * | GET    /api/account/security-log              | → `{events}` |
+ * The account page's forms post to `/account/…` with the same effects and come back with a 303.
+ */
+
+import { AppError } from '@xv/platform';
+import { type App, createRoute, jsonBody, jsonErrorResponse, jsonResponse, z } from '@xv/platform/http';
+import type { Context } from 'hono';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.js';
+import { findUserById } from '../accounts/repository.js';
+import { errors } from '../errors.js';
+import { changePassword, setDisplayName } from '../self-service/profile.js';
+import { recordSecurityEvent, securityLog } from '../self-service/security-log.js';
+import { issueAccountToken } from '../self-service/tokens.js';
+import type { IdentityContext } from './context.js';
+import { readForm } from './forms.js';
+import { requestOrigin } from './sign-in.js';
+
+const signedInErrors = { 401: jsonErrorResponse('Not signed in') };
+const sessionItem = z
+  .object({
+    id: z.string(),
+    current: z.boolean(),
+    user_agent: z.string().nullable(),
+    address: z.string().nullable(),
+    created_at: z.number(),
+    last_seen_at: z.number(),
+  })
+  .openapi('AccountSession');
+const passwordChange = z.object({
+  current_password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  new_password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
+});
+const profile = z.object({ name: z.string().trim().min(1).max(200) });
+
+const listSessionsRoute = createRoute({
+  method: 'get',
+  path: '/api/account/sessions',
+  summary: 'Your active sessions and devices',
+  responses: {
+    200: jsonResponse('Sessions', z.object({ sessions: z.array(sessionItem) })),
+    ...signedInErrors,
+  },
+});
+const endSessionRoute = createRoute({
+  method: 'delete',
+  path: '/api/account/sessions/{id}',
+  summary: 'Sign out one of your sessions',
+  request: { params: z.object({ id: z.string().min(1).max(64) }) },
+  responses: {
+    200: jsonResponse('Ended', z.object({ ok: z.literal(true) })),
+    ...signedInErrors,
+    404: jsonErrorResponse('No session of yours has that id'),
+  },
+});
+const endOthersRoute = createRoute({
+  method: 'post',
+  path: '/api/account/sessions/sign-out-others',
+  summary: 'Sign out every session but this one',
+  responses: {
+    200: jsonResponse('Ended', z.object({ ok: z.literal(true), ended: z.number() })),
+    ...signedInErrors,
+  },
+});
+const passwordRoute = createRoute({
+  method: 'post',
+  path: '/api/account/password',
+  summary: 'Change your password (the current one is required); your other sessions end',
+  request: { body: jsonBody(passwordChange) },
+  responses: {
+    200: jsonResponse('Changed', z.object({ ok: z.literal(true), ended: z.number() })),
+    ...signedInErrors,
+    403: jsonErrorResponse('The current password is wrong'),
+    429: jsonErrorResponse('Too many wrong passwords'),
+  },
+});
+const profileRoute = createRoute({
+  method: 'post',
+  path: '/api/account/profile',
+  summary: 'Change your display name',
+  request: { body: jsonBody(profile) },
+  responses: {
+    200: jsonResponse('Saved', z.object({ ok: z.literal(true), name: z.string() })),
+    ...signedInErrors,
+  },
+});
+const verificationRoute = createRoute({
+  method: 'post',
+  path: '/api/account/email/verification',
+  summary: 'E-mail a link that verifies your address',
+  responses: { 200: jsonResponse('Sent', z.object({ ok: z.literal(true) })), ...signedInErrors },
+});
+const securityLogRoute = createRoute({
+  method: 'get',
+  path: '/api/account/security-log',
+  summary: 'Sign-ins, failed attempts, password and factor changes of your account',
+  responses: {
+    200: jsonResponse(
+      'Events, newest first',
+      z.object({
+        events: z.array(
+          z.object({
+            kind: z.string(),
+            label: z.string(),
+            at: z.number(),
+            address: z.string().nullable(),
+            user_agent: z.string().nullable(),
+            detail: z.string().nullable(),
+          }),
+        ),
+      }),
+    ),
+    ...signedInErrors,
+  },
+});
+
+export function registerAccountRoutes(app: App, identity: IdentityContext) {
+  const { db, sessions } = identity;
+
+  async function signedIn(c: Context) {
+    const session = await identity.requireSession(c);
+    const user = await findUserById(db, session.userId);
+    if (!user) throw errors.user_not_found();
+    return { session, user };
+  }
+
+  async function endOthers(c: Context) {
+    const { session } = await signedIn(c);
+    const ended = await sessions.revokeOthers(session.userId, session.id);
+    await recordSecurityEvent(
+      db,
+      session.userId,
+      'sessions_ended',
+      requestOrigin(identity, c),
+      String(ended),
+    );
+    return ended;
+  }
+
+  async function newPassword(c: Context, current: string, next: string) {
+    const { session, user } = await signedIn(c);
+    await changePassword(db, identity.limiters.account, user, { current, next });
+    const ended = await sessions.revokeOthers(user.id, session.id);
+    await recordSecurityEvent(db, user.id, 'password_changed', requestOrigin(identity, c));
+    return ended;
+  }
+
+  async function sendVerification(c: Context) {
+    const { user } = await signedIn(c);
+    const token = await issueAccountToken(db, user.id, 'email_verification');
+    await identity.mailer.send({
+      to: user.email,
+      subject: 'Verify your e-mail address for XV',
+      text: `Open this link to confirm that ${user.email} is yours (it works once, for 24 hours):\n${identity.identityUrl}/verify-email/${token}\n\nIf you did not ask for this, ignore this e-mail.`,
+    });
+  }
+
+  app.openapi(listSessionsRoute, async (c) => {
+    const { session } = await signedIn(c);
+    const listed = await sessions.listOf(session.userId);
+    return c.json({ sessions: listed.map((s) => ({ ...s, current: s.id === session.id })) }, 200);
+  });
+  app.openapi(endSessionRoute, async (c) => {
+    const { session } = await signedIn(c);
+    if (!(await sessions.revokeById(session.userId, c.req.valid('param').id)))
+      throw errors.session_not_found();
+    return c.json({ ok: true as const }, 200);
+  });
+  app.openapi(endOthersRoute, async (c) => c.json({ ok: true as const, ended: await endOthers(c) }, 200));
+  app.openapi(passwordRoute, async (c) => {
+    const body = c.req.valid('json');
+    return c.json(
+      { ok: true as const, ended: await newPassword(c, body.current_password, body.new_password) },
+      200,
+    );
+  });
+  app.openapi(profileRoute, async (c) => {
+    const { session } = await signedIn(c);
+    const { name } = c.req.valid('json');
+    await setDisplayName(db, session.userId, name);
+    sessions.forgetUser(session.userId);
+    return c.json({ ok: true as const, name }, 200);
+  });
+  app.openapi(verificationRoute, async (c) => {
+    await sendVerification(c);
+    return c.json({ ok: true as const }, 200);
+  });
+  app.openapi(securityLogRoute, async (c) => {
+    const { session } = await signedIn(c);
+    return c.json({ events: await securityLog(db, session.userId) }, 200);
+  });
+
+  // The account page's forms.
+  const back = (c: Context, notice: string, anchor: string) =>
+    c.redirect(`/account?notice=${notice}#${anchor}`, 303);
+  app.post('/account/sessions/sign-out-others', async (c) => {
+    await endOthers(c);
+    return back(c, 'sessions_ended', 'sessions-title');
+  });
+  app.post('/account/sessions/:id/sign-out', async (c) => {
+    const { session } = await signedIn(c);
+    if (!(await sessions.revokeById(session.userId, c.req.param('id')))) throw errors.session_not_found();
+    return back(c, 'session_ended', 'sessions-title');
+  });
+  app.post('/account/password', async (c) => {
+    const parsed = passwordChange.safeParse(await readForm(c));
+    if (!parsed.success) return back(c, 'password_invalid', 'password-title');
+    try {
+      await newPassword(c, parsed.data.current_password, parsed.data.new_password);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'wrong_password')
+        return back(c, 'password_wrong', 'password-title');
+      throw error;
+    }
+    return back(c, 'password_changed', 'password-title');
+  });
+  app.post('/account/profile', async (c) => {
+    const parsed = profile.safeParse(await readForm(c));
+    if (!parsed.success) return back(c, 'profile_invalid', 'profile-title');
+    const { session } = await signedIn(c);
+    await setDisplayName(db, session.userId, parsed.data.name);
+    sessions.forgetUser(session.userId);
+    return back(c, 'profile_saved', 'profile-title');
+  });
+  app.post('/account/email/verification', async (c) => {
+    await sendVerification(c);
+    return back(c, 'verification_sent', 'profile-title');
+  });
+}

@@ -1,0 +1,241 @@
+/**
+ * @module http/invitations
+ * | POST   /api/org/invitations            | session, `members:manage` | `{email, role}` | 201 `{invitation}`, e-mails the link |
+ * | GET    /api/org/invitations            | session, `members:manage` | — | `{org_id, invitations}` (pending) |
+ * | POST   /api/org/invitations/:id/resend | session, `members:manage` | — | `{invitation}`: a new link, the old one dies |
+ * | DELETE /api/org/invitations/:id        | session, `members:manage` | — | `{ok}` |
+ * | POST   /api/invitations/accept         | session                   | `{token}` | `{ok, org_id, role}` |
+ * Pages: `GET /invitations/:token` (join page), `POST /invitations/:token` (join, 303 to `/account`), and the
+ * account page's forms `POST /account/invitations`, `…/:id/resend`, `…/:id/revoke` (303 back to `/account`).
+ * All act in the administrator's active organization; cross-site form posts are refused (platform CSRF check).
+ */
+import { ORG_COOKIE } from '@xv/platform';
+import {
+  type App,
+  createRoute,
+  cspNonce,
+  jsonBody,
+  jsonErrorResponse,
+  jsonResponse,
+  sharedCookieOptions,
+  z,
+} from '@xv/platform/http';
+import type { Context } from 'hono';
+import { setCookie } from 'hono/cookie';
+import { findOrganization, findUserById } from '../accounts/repository.js';
+import { isRole, ROLES, type Role } from '../accounts/roles.js';
+import { errors } from '../errors.js';
+import {
+  acceptInvitation,
+  createInvitation,
+  openInvitation,
+  pendingInvitations,
+  renewInvitation,
+  revokeInvitation,
+} from '../invitations/invitations.js';
+import type { IdentityContext } from './context.js';
+import { readForm } from './forms.js';
+import { activeOrganization } from './organizations.js';
+import { asDocument, renderMessagePage } from './pages/frame.js';
+import { InvitationPage } from './pages/invitation.js';
+
+const invitation = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    role: z.string(),
+    created_at: z.number(),
+    expires_at: z.number(),
+  })
+  .openapi('Invitation');
+const adminErrors = {
+  401: jsonErrorResponse('Not signed in'),
+  403: jsonErrorResponse('Not an administrator'),
+};
+const invitationPath = z.object({ id: z.string().min(1).max(64) });
+
+const inviteRoute = createRoute({
+  method: 'post',
+  path: '/api/org/invitations',
+  summary: 'Invite someone by e-mail to the active organization',
+  request: { body: jsonBody(z.object({ email: z.email().max(254), role: z.enum(ROLES) })) },
+  responses: {
+    201: jsonResponse('Invited; the link was e-mailed', z.object({ invitation })),
+    ...adminErrors,
+    409: jsonErrorResponse('Already a member'),
+  },
+});
+const listRoute = createRoute({
+  method: 'get',
+  path: '/api/org/invitations',
+  summary: 'Pending invitations of the active organization',
+  responses: {
+    200: jsonResponse('Pending', z.object({ org_id: z.string(), invitations: z.array(invitation) })),
+    ...adminErrors,
+  },
+});
+const resendRoute = createRoute({
+  method: 'post',
+  path: '/api/org/invitations/{id}/resend',
+  summary: 'Send a pending invitation again with a new link (the old link stops working)',
+  request: { params: invitationPath },
+  responses: {
+    200: jsonResponse('Sent again', z.object({ invitation })),
+    ...adminErrors,
+    404: jsonErrorResponse('No pending invitation of the organization has that id'),
+  },
+});
+const revokeRoute = createRoute({
+  method: 'delete',
+  path: '/api/org/invitations/{id}',
+  summary: 'Revoke a pending invitation',
+  request: { params: invitationPath },
+  responses: {
+    200: jsonResponse('Revoked', z.object({ ok: z.literal(true) })),
+    ...adminErrors,
+    404: jsonErrorResponse('No pending invitation of the organization has that id'),
+  },
+});
+const acceptRoute = createRoute({
+  method: 'post',
+  path: '/api/invitations/accept',
+  summary: "Join an invitation's organization with the signed-in account",
+  request: { body: jsonBody(z.object({ token: z.string().min(1).max(200) })) },
+  responses: {
+    200: jsonResponse('Joined', z.object({ ok: z.literal(true), org_id: z.string(), role: z.string() })),
+    401: jsonErrorResponse('Not signed in'),
+    403: jsonErrorResponse('The invitation was sent to another address'),
+    404: jsonErrorResponse('Used, revoked, replaced, expired or unknown'),
+  },
+});
+
+export function registerInvitationRoutes(app: App, identity: IdentityContext) {
+  const { db } = identity;
+
+  async function adminOrg(c: Context) {
+    const session = await identity.requireSession(c);
+    const { org_id } = activeOrganization(c, session, 'members:manage');
+    const org = await findOrganization(db, org_id);
+    if (!org) throw errors.org_not_found();
+    return { session, org };
+  }
+
+  async function mailLink(to: string, orgName: string, role: string, token: string, inviter: string) {
+    const link = `${identity.identityUrl}/invitations/${token}`;
+    await identity.mailer.send({
+      to,
+      subject: `You are invited to join ${orgName} on XV`,
+      text: `${inviter} invites you to join ${orgName} as ${role}.\n\nOpen this link to accept (it works once, for 7 days):\n${link}\n\nIf you did not expect this, ignore this e-mail.`,
+    });
+  }
+
+  async function invite(c: Context, email: string, role: Role) {
+    const { session, org } = await adminOrg(c);
+    const created = await createInvitation(db, { org, email, role, invitedBy: session.userId });
+    await mailLink(created.invitation.email, org.name, role, created.token, session.view.user.name);
+    return created.invitation;
+  }
+
+  async function resend(c: Context, id: string) {
+    const { session, org } = await adminOrg(c);
+    const renewed = await renewInvitation(db, org.id, id);
+    const { email, role } = renewed.invitation;
+    await mailLink(email, org.name, role, renewed.token, session.view.user.name);
+    return renewed.invitation;
+  }
+
+  async function accept(c: Context, token: string) {
+    const session = await identity.requireSession(c);
+    const user = await findUserById(db, session.userId);
+    if (!user) throw errors.user_not_found();
+    const joined = await acceptInvitation(db, token, user);
+    identity.sessions.forgetUser(user.id);
+    setCookie(
+      c,
+      ORG_COOKIE,
+      joined.orgId,
+      sharedCookieOptions(identity.sharedDomain, identity.config.sessionLifetimeSeconds),
+    );
+    return joined;
+  }
+
+  app.openapi(inviteRoute, async (c) => {
+    const { email, role } = c.req.valid('json');
+    return c.json({ invitation: await invite(c, email, role) }, 201);
+  });
+  app.openapi(listRoute, async (c) => {
+    const { org } = await adminOrg(c);
+    return c.json({ org_id: org.id, invitations: await pendingInvitations(db, org.id) }, 200);
+  });
+  app.openapi(resendRoute, async (c) =>
+    c.json({ invitation: await resend(c, c.req.valid('param').id) }, 200),
+  );
+  app.openapi(revokeRoute, async (c) => {
+    const { org } = await adminOrg(c);
+    await revokeInvitation(db, org.id, c.req.valid('param').id);
+    return c.json({ ok: true as const }, 200);
+  });
+  app.openapi(acceptRoute, async (c) => {
+    const joined = await accept(c, c.req.valid('json').token);
+    return c.json({ ok: true as const, org_id: joined.orgId, role: joined.role }, 200);
+  });
+
+  // The account page's forms: the same actions, answered with a redirect back to the page.
+  const backToAccount = (c: Context, notice: string) =>
+    c.redirect(`/account?notice=${notice}#invitations-title`, 303);
+  app.post('/account/invitations', async (c) => {
+    const form = await readForm(c);
+    const email = z.email().max(254).safeParse(form.email?.trim());
+    if (!email.success || !isRole(form.role)) return backToAccount(c, 'invitation_invalid');
+    await invite(c, email.data, form.role);
+    return backToAccount(c, 'invitation_sent');
+  });
+  app.post('/account/invitations/:id/resend', async (c) => {
+    await resend(c, c.req.param('id'));
+    return backToAccount(c, 'invitation_sent');
+  });
+  app.post('/account/invitations/:id/revoke', async (c) => {
+    const { org } = await adminOrg(c);
+    await revokeInvitation(db, org.id, c.req.param('id'));
+    return backToAccount(c, 'invitation_revoked');
+  });
+
+  const invalidLink = (c: Context) =>
+    c.html(
+      renderMessagePage(identity.assets, {
+        title: 'Invitation not valid',
+        message: errors.invitation_not_found().message,
+        link: { href: '/account', text: 'Go to your account' },
+      }),
+      404,
+    );
+
+  app.get('/invitations/:token', async (c) => {
+    const token = c.req.param('token');
+    const opened = await openInvitation(db, token);
+    if (!opened) return invalidLink(c);
+    const session = await identity.currentSession(c);
+    const view = {
+      token,
+      orgName: opened.org.name,
+      role: opened.invitation.role,
+      email: opened.invitation.email,
+      signedInAs: session?.view.user.email ?? null,
+    };
+    return c.html(
+      asDocument(<InvitationPage view={view} assets={identity.assets} nonce={cspNonce(c)} />),
+      200,
+      {
+        'Cache-Control': 'no-store',
+        'Referrer-Policy': 'no-referrer',
+      },
+    );
+  });
+  app.post('/invitations/:token', async (c) => {
+    const token = c.req.param('token');
+    if (!(await identity.currentSession(c))) return c.redirect(`/login?redirect=/invitations/${token}`, 303);
+    if (!(await openInvitation(db, token))) return invalidLink(c);
+    await accept(c, token);
+    return c.redirect('/account?notice=joined', 303);
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * @module http/pages/invitation
+ * `/invitations/<token>`: what the invitee sees. Signed out: sign in or create an account, then come back
+ * here. Signed in: a button that joins the organization. The pending invitations of an organization, with
+ * their invite, resend and revoke forms, are the `PendingInvitations` section of the account page.
+ */
+import type { ClientAssets } from '@xv/platform/pages';
+import { ROLES } from '../../accounts/roles.js';
+import type { PendingInvitation } from '../../invitations/invitations.js';
+import { withQuery } from '../forms.js';
+import { IdentityPage } from './frame.js';
+
+export interface InvitationView {
+  token: string;
+  orgName: string;
+  role: string;
+  email: string;
+  /** The signed-in person's address, or null when signed out. */
+  signedInAs: string | null;
+}
+
+export function InvitationPage(props: { view: InvitationView; assets: ClientAssets; nonce: string }) {
+  const { view } = props;
+  const here = `/invitations/${view.token}`;
+  const matches = view.signedInAs !== null && view.signedInAs.toLowerCase() === view.email;
+  return (
+    <IdentityPage
+      title={`Join ${view.orgName}`}
+      signedIn={view.signedInAs !== null}
+      assets={props.assets}
+      nonce={props.nonce}
+    >
+      <section>
+        <h1>Join {view.orgName}</h1>
+        <p>
+          You are invited to join <strong>{view.orgName}</strong> as <strong>{view.role}</strong>. The
+          invitation was sent to <strong>{view.email}</strong>.
+        </p>
+        {view.signedInAs === null ? (
+          <>
+            <p>
+              <a class="button" href={withQuery('/login', { redirect: here })}>
+                Sign in to accept
+              </a>
+            </p>
+            <p>
+              No account yet?{' '}
+              <a href={withQuery('/register', { redirect: here, email: view.email })}>
+                Create one with {view.email}
+              </a>
+            </p>
+          </>
+        ) : matches ? (
+          <form method="post" action={here}>
+            <button type="submit">Join {view.orgName}</button>
+          </form>
+        ) : (
+          <p role="alert">
+            You are signed in as {view.signedInAs}. Sign out and sign in as {view.email} to accept this
+            invitation.
+          </p>
+        )}
+      </section>
+    </IdentityPage>
+  );
+}
+
+/** The account page's invitations section for an administrator (plain forms, no script needed). */
+export function PendingInvitations(props: { invitations: PendingInvitation[] }) {
+  return (
+    <section aria-labelledby="invitations-title">
+      <h2 id="invitations-title">Invitations</h2>
+      <form method="post" action="/account/invitations">
+        <label for="invite-email">E-mail address to invite</label>
+        <input id="invite-email" name="email" type="email" maxlength={254} required />
+        <label for="invite-role">Role of the invitee</label>
+        <select id="invite-role" name="role">
+          {ROLES.map((role) => (
+            <option value={role} selected={role === 'member'}>
+              {role}
+            </option>
+          ))}
+        </select>
+        <button type="submit">Send invitation</button>
+      </form>
+      {props.invitations.length === 0 ? (
+        <p class="muted">No pending invitations.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">E-mail</th>
+              <th scope="col">Role</th>
+              <th scope="col">Expires</th>
+              <th scope="col">
+                <span class="muted">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.invitations.map((invitation) => (
+              <tr data-invitation={invitation.id}>
+                <td>{invitation.email}</td>
+                <td>{invitation.role}</td>
+                <td>
+                  <time datetime={new Date(invitation.expires_at).toISOString()}>
+                    {new Date(invitation.expires_at).toISOString().slice(0, 10)}
+                  </time>
+                </td>
+                <td>
+                  <form method="post" action={`/account/invitations/${invitation.id}/resend`} class="inline">
+                    <button type="submit" class="secondary inline">
+                      Resend
+                    </button>
+                  </form>
+                  <details class="confirm">
+                    <summary>Revoke…</summary>
+                    <form method="post" action={`/account/invitations/${invitation.id}/revoke`}>
+                      <p>The link sent to {invitation.email} will stop working.</p>
+                      <button type="submit" class="danger inline">
+                        Revoke the invitation
+                      </button>
+                    </form>
+                  </details>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

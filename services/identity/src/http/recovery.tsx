@@ -1,0 +1,200 @@
+/**
+ * @module http/recovery
+ * Password reset and address checks by e-mail.
+ * | POST /api/auth/password-reset         | none    | `{email}` → 202 `{ok}` whether or not the address has an account |
+ * | POST /api/auth/password-reset/confirm | none    | `{token, password}` → `{ok}`; every session of the account ends; 400 `reset_token_invalid` |
+ * | POST /api/account/email/verify        | none    | `{token}` → `{ok}`; 400 `reset_token_invalid` |
+ * Pages: `GET|POST /password-reset`, `GET|POST /password-reset/:token`, `GET|POST /verify-email/:token`.
+ * Reset tokens work once, for one hour; a new request replaces the previous link. Requests are limited per
+ * client address (the registration limit), so the form cannot be used to flood a mailbox.
+ */
+import { consumeOrReject } from '@xv/platform';
+import {
+  type App,
+  clientIp,
+  createRoute,
+  cspNonce,
+  jsonBody,
+  jsonErrorResponse,
+  jsonResponse,
+  sameSiteOnly,
+  z,
+} from '@xv/platform/http';
+import type { Context } from 'hono';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.js';
+import { DEFAULT_REALM, findUserByEmail, findUserById } from '../accounts/repository.js';
+import { errors } from '../errors.js';
+import { markEmailVerified, setPassword } from '../self-service/profile.js';
+import { recordSecurityEvent } from '../self-service/security-log.js';
+import { issueAccountToken, peekAccountToken, spendAccountToken } from '../self-service/tokens.js';
+import type { IdentityContext } from './context.js';
+import { readForm } from './forms.js';
+import { asDocument, renderMessagePage } from './pages/frame.js';
+import { NewPasswordPage, ResetRequestPage, VerifyEmailPage } from './pages/recovery.js';
+import { requestOrigin } from './sign-in.js';
+
+const newPassword = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
+
+const requestRoute = createRoute({
+  method: 'post',
+  path: '/api/auth/password-reset',
+  summary: 'E-mail a password-reset link (the answer is the same whether or not the address has an account)',
+  request: { body: jsonBody(z.object({ email: z.email().max(254) })) },
+  responses: {
+    202: jsonResponse('Sent if the account exists', z.object({ ok: z.literal(true) })),
+    429: jsonErrorResponse('Too many requests from this address'),
+  },
+});
+const confirmRoute = createRoute({
+  method: 'post',
+  path: '/api/auth/password-reset/confirm',
+  summary: "Set a new password with a reset link's token; every session of the account ends",
+  request: { body: jsonBody(z.object({ token: z.string().min(1).max(200), password: newPassword })) },
+  responses: {
+    200: jsonResponse('Changed', z.object({ ok: z.literal(true) })),
+    400: jsonErrorResponse('Used, replaced, expired or unknown token'),
+  },
+});
+const verifyRoute = createRoute({
+  method: 'post',
+  path: '/api/account/email/verify',
+  summary: "Verify an account's e-mail address with the token of its link",
+  request: { body: jsonBody(z.object({ token: z.string().min(1).max(200) })) },
+  responses: {
+    200: jsonResponse('Verified', z.object({ ok: z.literal(true) })),
+    400: jsonErrorResponse('Used, replaced, expired or unknown token'),
+  },
+});
+
+export function registerRecoveryRoutes(app: App, identity: IdentityContext) {
+  const { db, assets } = identity;
+  const trustProxy = identity.service.settings.trustProxy;
+  const noStore = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
+  // Like sign-in: a foreign page must not start a reset or spend a link in the visitor's browser.
+  app.use('/password-reset', sameSiteOnly(identity.redirectPolicy));
+  app.use('/password-reset/*', sameSiteOnly(identity.redirectPolicy));
+  app.use('/api/auth/password-reset', sameSiteOnly(identity.redirectPolicy));
+
+  async function requestReset(c: Context, email: string) {
+    await consumeOrReject(identity.limiters.registration, `reset:${clientIp(c, trustProxy)}`);
+    const user = await findUserByEmail(db, DEFAULT_REALM, email);
+    if (!user || user.disabled_at !== null) return;
+    const token = await issueAccountToken(db, user.id, 'password_reset');
+    await recordSecurityEvent(db, user.id, 'password_reset_requested', requestOrigin(identity, c));
+    await identity.mailer.send({
+      to: user.email,
+      subject: 'Reset your XV password',
+      text: `Someone (hopefully you) asked to reset the password of ${user.email}.\n\nOpen this link to choose a new one (it works once, for one hour):\n${identity.identityUrl}/password-reset/${token}\n\nIf it was not you, ignore this e-mail: your password stays as it is.`,
+    });
+  }
+
+  /** Spends the token and sets the password; false when the token is not valid. */
+  async function reset(c: Context, token: string, password: string) {
+    const userId = await spendAccountToken(db, token, 'password_reset');
+    if (!userId) return false;
+    await setPassword(db, userId, password);
+    await identity.sessions.revokeAllOf(userId);
+    await recordSecurityEvent(db, userId, 'password_reset', requestOrigin(identity, c));
+    return true;
+  }
+
+  async function verify(c: Context, token: string) {
+    const userId = await spendAccountToken(db, token, 'email_verification');
+    if (!userId) return false;
+    await markEmailVerified(db, userId);
+    await recordSecurityEvent(db, userId, 'email_verified', requestOrigin(identity, c));
+    return true;
+  }
+
+  const invalidLink = (c: Context) =>
+    c.html(
+      renderMessagePage(assets, {
+        title: 'Link not valid',
+        message: errors.reset_token_invalid().message,
+        link: { href: '/password-reset', text: 'Ask for a new password-reset link' },
+      }),
+      400,
+      noStore,
+    );
+  const done = (c: Context, title: string, message: string, link: { href: string; text: string }) =>
+    c.html(renderMessagePage(assets, { title, message, link }), 200, noStore);
+
+  app.openapi(requestRoute, async (c) => {
+    await requestReset(c, c.req.valid('json').email);
+    return c.json({ ok: true as const }, 202);
+  });
+  app.openapi(confirmRoute, async (c) => {
+    const { token, password } = c.req.valid('json');
+    if (!(await reset(c, token, password))) throw errors.reset_token_invalid();
+    return c.json({ ok: true as const }, 200);
+  });
+  app.openapi(verifyRoute, async (c) => {
+    if (!(await verify(c, c.req.valid('json').token))) throw errors.reset_token_invalid();
+    return c.json({ ok: true as const }, 200);
+  });
+
+  app.get('/password-reset', (c) =>
+    c.html(
+      asDocument(<ResetRequestPage sent={c.req.query('sent') === '1'} assets={assets} nonce={cspNonce(c)} />),
+      200,
+      noStore,
+    ),
+  );
+  app.post('/password-reset', async (c) => {
+    const email = z
+      .email()
+      .max(254)
+      .safeParse((await readForm(c)).email?.trim());
+    if (email.success) await requestReset(c, email.data);
+    return c.redirect('/password-reset?sent=1', 303);
+  });
+  app.get('/password-reset/:token', async (c) => {
+    const token = c.req.param('token');
+    if (!(await peekAccountToken(db, token, 'password_reset'))) return invalidLink(c);
+    const page = (
+      <NewPasswordPage
+        token={token}
+        error={c.req.query('error') === '1'}
+        assets={assets}
+        nonce={cspNonce(c)}
+      />
+    );
+    return c.html(asDocument(page), 200, noStore);
+  });
+  app.post('/password-reset/:token', async (c) => {
+    const token = c.req.param('token');
+    const password = newPassword.safeParse((await readForm(c)).password);
+    if (!password.success) {
+      if (!(await peekAccountToken(db, token, 'password_reset'))) return invalidLink(c);
+      return c.redirect(`/password-reset/${token}?error=1`, 303);
+    }
+    if (!(await reset(c, token, password.data))) return invalidLink(c);
+    return done(
+      c,
+      'Password changed',
+      'Your password is changed and every session of your account has ended.',
+      {
+        href: '/login',
+        text: 'Sign in with the new password',
+      },
+    );
+  });
+  app.get('/verify-email/:token', async (c) => {
+    const token = c.req.param('token');
+    const userId = await peekAccountToken(db, token, 'email_verification');
+    const user = userId ? await findUserById(db, userId) : undefined;
+    if (!user) return invalidLink(c);
+    return c.html(
+      asDocument(<VerifyEmailPage token={token} email={user.email} assets={assets} nonce={cspNonce(c)} />),
+      200,
+      noStore,
+    );
+  });
+  app.post('/verify-email/:token', async (c) => {
+    if (!(await verify(c, c.req.param('token')))) return invalidLink(c);
+    return done(c, 'E-mail address verified', 'Thank you: your e-mail address is verified.', {
+      href: '/account',
+      text: 'Go to your account',
+    });
+  });
+}
