@@ -67,4 +67,17 @@ describe('the start banner', () => {
     expect(subset).not.toContain('Knowledge base');
     expect(subset).toContain('http://127.0.0.1:8545');
   });
+
+  it('names the development outbox while no SMTP server is set, and not after', () => {
+    const banner = startBanner({ names: [...SERVICE_NAMES], addresses, env: {} });
+    const hint = banner.split('\n').find((line) => line.includes('E-mail'));
+    expect(hint).toContain('XV_SMTP_URL');
+    expect(hint).toContain(`${addresses.identity.url}/dev/outbox`);
+    const withSmtp = startBanner({
+      names: [...SERVICE_NAMES],
+      addresses,
+      env: { XV_SMTP_URL: 'smtp://mail.example:25' },
+    });
+    expect(withSmtp).not.toContain('/dev/outbox');
+  });
 });

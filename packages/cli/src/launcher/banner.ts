@@ -2,7 +2,8 @@
  * @module launcher/banner
  * What `xv start` prints once everything is ready: first the pages a person opens
  * (sign in, account, knowledge, assistant, verify), then each service's API and its
- * docs, then what still needs configuration and how.
+ * docs, then what still needs configuration and how (a model for the assistant, an
+ * SMTP server for e-mail, whose messages otherwise land in identity's development outbox).
  */
 import { loadSettings, SERVICES, type ServiceName } from '@xv/platform';
 import { createModelCatalog, modelSettingsSpec } from '@xv/platform/ai';
@@ -41,6 +42,10 @@ export function startBanner(o: BannerOptions): string {
   ]);
   if (o.chainRpcUrl) apis.push(['EVM dev chain (anvil)', o.chainRpcUrl, '']);
   const hints = configurationHints(o.names, o.env);
+  if (o.names.includes('identity') && !o.env.XV_SMTP_URL)
+    hints.push(
+      `E-mail (invitations, password resets): no SMTP server — set XV_SMTP_URL; until then messages land in the development outbox at ${o.addresses.identity.url}/dev/outbox.`,
+    );
 
   const out = ['', 'XV is running. Open in a browser:', ...table(pages)];
   out.push('', 'APIs and their docs:', ...table(apis));
