@@ -167,6 +167,23 @@ describeEachDatabase('the chain relayer', (target) => {
     expect((await relayer.fetch(`/tx/${randomHash()}`)).status).toBe(404);
     expect((await relayer.fetch('/tx/not-a-hash')).status).toBe(404);
   });
+
+  it('answers its root with the explorer home, whose lookup leads to a transaction page', async () => {
+    const home = await relayer.fetch('/');
+    expect(home.status).toBe(200);
+    const html = await home.text();
+    expect(html).toContain('<form method="get" action="/tx">');
+    expect(html).toContain('<label for="hash">Transaction hash</label>');
+    const hash = randomHash();
+    const lookup = await relayer.fetch(`/tx?hash=${hash.toUpperCase().replace('0X', '0x')}`, {
+      redirect: 'manual',
+    });
+    expect(lookup.status).toBe(302);
+    expect(lookup.headers.get('location')).toBe(`/tx/${hash.toLowerCase()}`);
+    const wrong = await relayer.fetch('/tx?hash=nope');
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain('role="alert"');
+  });
 });
 
 describe('a stuck anchor', () => {

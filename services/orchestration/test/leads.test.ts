@@ -117,6 +117,12 @@ describeEachDatabase('leads', (target) => {
     );
   });
 
+  it("answers the service's root with the lead form", async () => {
+    const root = await service.fetch('/');
+    expect(root.status).toBe(200);
+    expect(await root.text()).toContain('<form id="lead-form" method="post" action="/lead">');
+  });
+
   it('serves an accessible lead form and accepts it without JavaScript', async () => {
     const page = await (await service.fetch('/lead')).text();
     expect(page).toContain('<html lang="en">');

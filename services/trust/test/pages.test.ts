@@ -197,12 +197,12 @@ describeEachDatabase('verify pages', (target) => {
     await page.waitForSelector('#result [data-status="invalid"]');
     expect(await page.textContent('#result')).toContain('changed after it was sealed');
 
-    // Only the page (with its own static scripts and stylesheets) and the public key set were
-    // fetched; nothing was sent.
+    // Only the page (with its own static scripts, stylesheets and icon) and the public key set
+    // were fetched; nothing was sent.
     expect(requests.every((r) => r.method === 'GET' && r.body === null)).toBe(true);
     const fetched = requests
       .map((r) => new URL(r.url).pathname)
-      .filter((path) => !path.startsWith('/assets/'));
+      .filter((path) => !path.startsWith('/assets/') && path !== '/favicon.svg');
     expect(fetched.sort()).toEqual(['/api/keys/jwks', '/verify']);
     expect(violations).toEqual([]);
     await page.close();

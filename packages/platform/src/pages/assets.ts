@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { App } from '../http/app.js';
+import { FAVICON_SVG } from './shell.js';
 import { PLATFORM_STYLESHEET } from './tokens.js';
 
 export interface ClientAsset {
@@ -137,12 +138,19 @@ export async function loadClientAssets(moduleUrl: string): Promise<Map<string, C
 }
 
 /**
- * Serves the platform stylesheet and the service's bundles under `/assets/`, and
- * answers which URL each has.
+ * Serves the platform's stylesheet and shell script (`packages/platform/src/client`),
+ * the service's bundles under `/assets/` and the favicon at `/favicon.svg`, and
+ * answers which URL each asset has.
  */
 export async function registerClientAssets(app: App, moduleUrl: string): Promise<ClientAssets> {
-  const assets = new Map(await loadClientAssets(moduleUrl));
+  const assets = new Map([
+    ...(await loadClientAssets(import.meta.url)),
+    ...(await loadClientAssets(moduleUrl)),
+  ]);
   assets.set('css:xv', assetOf('xv', 'css', PLATFORM_STYLESHEET));
+  app.get('/favicon.svg', (c) =>
+    c.body(FAVICON_SVG, 200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' }),
+  );
   const byFile = new Map([...assets.values()].map((asset) => [asset.file, asset]));
   app.get('/assets/:file', (c) => {
     const asset = byFile.get(c.req.param('file'));

@@ -5,4 +5,5 @@
  */
 export * from './assets.js';
 export * from './layout.js';
+export * from './shell.js';
 export * from './tokens.js';

@@ -1,11 +1,12 @@
 /**
  * @module pages/layout
- * The frame of every XV page: the shared stylesheet, the product's header with
- * its navigation, a skip link, one `main` landmark, and the page's own bundled
+ * The frame of every XV page: the shared stylesheet and shell script (theme
+ * toggle, organization switch), the favicon, the product's header (shell.tsx), a skip link, one `main` landmark, and the page's own bundled
  * scripts and stylesheets (never inline code).
  */
-import type { Child } from 'hono/jsx';
+import { type Child, useContext } from 'hono/jsx';
 import type { ClientAssets } from './assets.js';
+import { type Section, ShellContext, type ShellLinks, SiteHeader, type Viewer } from './shell.js';
 
 export interface PageProps {
   /** The page's own title; the document title adds the product. */
@@ -15,12 +16,18 @@ export interface PageProps {
   /** Where the product name links to. */
   home: string;
   assets: ClientAssets;
-  /** Header links and controls, right of the product name. */
+  /** The service's own links, under the product's sections. */
   nav?: Child;
+  /** The product section this page belongs to, marked current in the header. */
+  section?: Section;
+  /** The signed-in person; without one the header offers "Sign in". */
+  viewer?: Viewer | undefined;
+  /** The services' URLs the header links to (default: the platform settings). */
+  links?: ShellLinks;
   footer?: Child;
   /** Names of this service's client scripts (`src/client/<name>.ts`) the page loads. */
   scripts?: string[];
-  /** The response's CSP nonce (`cspNonce(c)`), carried by the script tags as well. */
+  /** The response's CSP nonce (`cspNonce(c)`, or from `withShell`), carried by the script tags. Without one the page loads no shell script. */
   nonce?: string;
   /** Names of this service's client stylesheets (`src/client/<name>.css`). */
   stylesheets?: string[];
@@ -33,6 +40,7 @@ export interface PageProps {
 }
 
 export function Page(props: PageProps) {
+  const nonce = props.nonce ?? useContext(ShellContext).nonce;
   return (
     <html lang={props.lang ?? 'en'}>
       <head>
@@ -43,24 +51,30 @@ export function Page(props: PageProps) {
         <meta name="referrer" content="same-origin" />
         {props.head}
         <title>{`${props.title} · ${props.product}`}</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href={props.assets.stylesheet('xv')} />
+        {/* The shell script carries the response's nonce; a page rendered without one promises no
+            script at all, and its theme then simply follows the system's preference. */}
+        {nonce ? <script type="module" src={props.assets.script('shell')} nonce={nonce} /> : null}
         {(props.stylesheets ?? []).map((name) => (
           <link rel="stylesheet" href={props.assets.stylesheet(name)} />
         ))}
         {(props.scripts ?? []).map((name) => (
-          <script type="module" src={props.assets.script(name)} nonce={props.nonce} />
+          <script type="module" src={props.assets.script(name)} nonce={nonce} />
         ))}
       </head>
       <body>
         <a class="skip" href="#main">
           Skip to content
         </a>
-        <header class="site">
-          <a class="product" href={props.home}>
-            {props.product}
-          </a>
-          {props.nav ? <nav aria-label="Main">{props.nav}</nav> : null}
-        </header>
+        <SiteHeader
+          product={props.product}
+          home={props.home}
+          nav={props.nav}
+          section={props.section}
+          viewer={props.viewer}
+          links={props.links}
+        />
         <main id="main" class={props.width === 'wide' ? 'wide' : undefined}>
           {props.children}
         </main>

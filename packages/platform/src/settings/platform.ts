@@ -89,11 +89,17 @@ export function loadPlatformSettings(service: ServiceName, env: Env = process.en
     },
     env,
   );
+  const services = serviceAddresses(env);
+  const { ownDatabaseUrl, ...rest } = base;
+  return { ...rest, service, services, serviceDatabaseUrl: ownDatabaseUrl ?? rest.databaseUrl };
+}
+
+/** Where every service is reached: `XV_<KEY>_URL`, else `http://localhost:<XV_<KEY>_PORT>`. */
+export function serviceAddresses(env: NodeJS.ProcessEnv = process.env): Record<ServiceName, ServiceAddress> {
   const services = {} as Record<ServiceName, ServiceAddress>;
   for (const name of SERVICE_NAMES) {
     const { port: p, url } = loadSettings(serviceAddressSpec(name), env);
     services[name] = { port: p, url: url ?? `http://localhost:${p}` };
   }
-  const { ownDatabaseUrl, ...rest } = base;
-  return { ...rest, service, services, serviceDatabaseUrl: ownDatabaseUrl ?? rest.databaseUrl };
+  return services;
 }

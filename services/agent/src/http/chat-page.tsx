@@ -11,8 +11,8 @@
  * sign in; a visitor who is not signed in gets the anonymous owner cookie here,
  * so their conversations are theirs alone.
  */
-import type { App, SsoClient } from '@xv/platform/http';
-import { type ClientAssets, renderPage } from '@xv/platform/pages';
+import { type App, cspNonce, type SsoClient } from '@xv/platform/http';
+import { type ClientAssets, renderPage, viewerOf } from '@xv/platform/pages';
 import type { Principal } from '../access/principal.js';
 import { issueOwnerCookie, principalOf } from './principal.js';
 
@@ -140,6 +140,9 @@ export function registerChatPage(app: App, options: ChatPageOptions): void {
         title: 'Chat',
         product: PRODUCT,
         home: '/',
+        section: 'assistant',
+        nonce: cspNonce(c),
+        viewer: principal.kind === 'person' ? viewerOf(principal.person, c) : undefined,
         assets: options.assets,
         scripts: ['chat'],
         stylesheets: ['chat'],

@@ -1,11 +1,12 @@
 /**
  * @module http/explorer-page
  * `GET /tx/{txHash}`: a small block-explorer page for one transaction of the local
- * chain (relayer/explorer.ts reads it). For an anchor it says first what was
+ * chain (relayer/explorer.ts reads it). `GET /` is the explorer's home: a form that
+ * looks a transaction up (`GET /tx?hash=…` leads to its page), without JavaScript. For an anchor it says first what was
  * anchored (one fingerprint, or the Merkle root of a batch and how many it holds) and
  * when, then the raw fields.
  */
-import type { App } from '@xv/platform/http';
+import { type App, cspNonce } from '@xv/platform/http';
 import { type ClientAssets, renderPage } from '@xv/platform/pages';
 import type { Hex } from 'viem';
 import { errors } from '../errors.js';
@@ -13,21 +14,36 @@ import { type TransactionDetails, transactionDetails } from '../relayer/explorer
 import type { Relayer } from '../relayer/relayer.js';
 import { chainCall } from './anchors.js';
 
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+
 export function registerExplorerPage(app: App, relayer: Relayer, assets: ClientAssets) {
+  app.get('/', (c) => c.html(homePage(assets, cspNonce(c))));
+  app.get('/tx', (c) => {
+    const hash = (c.req.query('hash') ?? '').trim();
+    if (!TX_HASH.test(hash))
+      return c.html(homePage(assets, cspNonce(c), 'Enter a transaction hash: 0x and 64 hex digits.'), 400);
+    return c.redirect(`/tx/${hash.toLowerCase()}`, 302);
+  });
   app.get('/tx/:txHash', async (c) => {
     const txHash = c.req.param('txHash');
-    if (!/^0x[0-9a-fA-F]{64}$/.test(txHash)) throw errors.transaction_not_found();
+    if (!TX_HASH.test(txHash)) throw errors.transaction_not_found();
     const tx = await chainCall(() => transactionDetails(relayer.wallet, txHash.toLowerCase() as Hex));
     const batchSize = tx.anchored ? await relayer.batchSize(tx.anchored) : 0;
-    return c.html(explorerPage(tx, batchSize, assets));
+    return c.html(explorerPage(tx, batchSize, assets, cspNonce(c)));
   });
 }
 
-function explorerPage(tx: TransactionDetails, batchSize: number, assets: ClientAssets): string {
+function explorerPage(
+  tx: TransactionDetails,
+  batchSize: number,
+  assets: ClientAssets,
+  nonce: string,
+): string {
   return renderPage({
+    nonce,
     title: `Transaction ${tx.hash.slice(0, 10)}…`,
     product: 'XV Chain',
-    home: '/docs',
+    home: '/',
     assets,
     stylesheets: ['explorer'],
     width: 'wide',
@@ -66,6 +82,44 @@ function explorerPage(tx: TransactionDetails, batchSize: number, assets: ClientA
           <dt>Data</dt>
           <dd>{tx.input}</dd>
         </dl>
+      </section>
+    ),
+  });
+}
+
+function homePage(assets: ClientAssets, nonce: string, error?: string): string {
+  return renderPage({
+    nonce,
+    title: 'Explorer',
+    product: 'XV Chain',
+    home: '/',
+    assets,
+    stylesheets: ['explorer'],
+    nav: <a href="/docs">API reference</a>,
+    children: (
+      <section>
+        <h1>Chain explorer</h1>
+        <p>
+          The XV relayer anchors the fingerprints of sealed receipts on this chain. Look up one of its
+          transactions by hash; a receipt's verification page links to its own.
+        </p>
+        <form method="get" action="/tx">
+          <label for="hash">Transaction hash</label>
+          <input
+            id="hash"
+            name="hash"
+            required
+            pattern="0x[0-9a-fA-F]{64}"
+            placeholder="0x…"
+            aria-describedby={error ? 'hash-error' : undefined}
+          />
+          {error ? (
+            <p id="hash-error" class="error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <button type="submit">Look up</button>
+        </form>
       </section>
     ),
   });

@@ -15,6 +15,7 @@ import {
   tooManyRequests,
 } from '@xv/platform';
 import { activeMembership, clientIp, type SsoClient } from '@xv/platform/http';
+import { type Viewer, viewerOf } from '@xv/platform/pages';
 import type { Context } from 'hono';
 import { type Caller, hasScope, requireReviewer, type Scope } from '../access/caller.js';
 import type { TokenStore } from '../tokens/tokens.js';
@@ -72,6 +73,12 @@ export class Authenticator {
       scopes: [],
       permissions: membership.permissions ?? [],
     };
+  }
+
+  /** Who the page header shows as signed in (the SSO answer is cached, so this costs no extra call). */
+  async viewer(c: Context): Promise<Viewer | undefined> {
+    const session = await this.options.sso.sessionOf(c);
+    return session ? viewerOf(session, c) : undefined;
   }
 
   async session(c: Context): Promise<Caller> {

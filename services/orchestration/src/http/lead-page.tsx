@@ -35,7 +35,8 @@ export function LeadPage({
     <Page
       title="Talk to us"
       product="XV"
-      home="/lead"
+      home="/"
+      nonce={nonce}
       assets={assets}
       stylesheets={['lead']}
       scripts={challenge === 'altcha' ? ['lead'] : []}

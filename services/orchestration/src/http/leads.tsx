@@ -3,7 +3,7 @@
  * | POST | /api/lead           | public, optional bot challenge | `{ok:true}`                   |
  * | GET  | /api/lead/challenge | public (ALTCHA on)             | an ALTCHA challenge            |
  * | GET  | /api/leads          | operator token (bearer)        | leads, newest first, paginated |
- * | GET  | /lead, POST /lead   | public                         | the lead form page             |
+ * | GET  | /, /lead, POST /lead | public                        | the lead form page             |
  */
 
 import {
@@ -175,7 +175,11 @@ export async function registerLeadRoutes(app: App, options: LeadRoutesOptions): 
     return c.json({ ok: true as const, ...(await listLeads(database, { limit, cursor })) }, 200);
   });
 
-  if (!options.page) return;
+  if (!options.page) {
+    // Without the lead form the service's address leads to its API reference, never a 404.
+    app.get('/', (c) => c.redirect('/docs', 302));
+    return;
+  }
   const assets = await registerClientAssets(app, import.meta.url);
 
   const page = (c: Context, props: Partial<Parameters<typeof LeadPage>[0]> = {}, status: 200 | 400 = 200) => {
@@ -198,6 +202,8 @@ export async function registerLeadRoutes(app: App, options: LeadRoutesOptions): 
     );
   };
 
+  // The service's own address is the form a visitor came for.
+  app.get('/', (c) => page(c));
   app.get('/lead', (c) =>
     page(
       c,

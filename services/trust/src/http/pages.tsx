@@ -6,8 +6,9 @@
  * `/verify` (and `/`): drop a proof file and it is checked in the browser itself
  * (client/verify.ts); the file is never uploaded (only the public key set is fetched).
  */
-import { type App, cspNonce } from '@xv/platform/http';
-import { type ClientAssets, renderPage } from '@xv/platform/pages';
+import { type App, cspNonce, type SsoClient } from '@xv/platform/http';
+import { type ClientAssets, Page, renderWithShell, viewerFor } from '@xv/platform/pages';
+import type { Context } from 'hono';
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { Attestations } from '../attestations/attestations.js';
@@ -21,24 +22,35 @@ const ATTESTATION = /^att_[0-9a-z]{26}$/;
 
 export function registerPages(
   app: App,
-  o: { receipts: Receipts; attestations: Attestations; directory: IssuerDirectory; assets: ClientAssets },
+  o: {
+    receipts: Receipts;
+    attestations: Attestations;
+    directory: IssuerDirectory;
+    assets: ClientAssets;
+    /** Who is signed in, for the page header (the pages themselves are public). */
+    sso: SsoClient;
+  },
 ) {
   const { assets } = o;
+  const html = async (c: Context, page: Child, status: 200 | 404 = 200) =>
+    c.html(renderWithShell({ viewer: await viewerFor(o.sso, c), nonce: cspNonce(c) }, page), status);
   // The address a person is given first is the checker itself, not a redirect or a 404.
-  app.get('/', (c) => c.html(dropPage(assets, cspNonce(c))));
-  app.get('/verify', (c) => c.html(dropPage(assets, cspNonce(c))));
+  app.get('/', (c) => html(c, dropPage(assets, cspNonce(c))));
+  app.get('/verify', (c) => html(c, dropPage(assets, cspNonce(c))));
   app.get('/verify/:id', async (c) => {
     const id = c.req.param('id');
     if (RECEIPT.test(id)) {
       const row = await o.receipts.find(id).catch(() => null);
       if (row)
-        return c.html(
+        return html(
+          c,
           receiptPage(assets, cspNonce(c), o.receipts.view(row), await o.receipts.verifyReceipt(id)),
         );
     } else if (ATTESTATION.test(id)) {
       const found = await o.attestations.find(id).catch(() => null);
       if (found)
-        return c.html(
+        return html(
+          c,
           attestationPage(assets, {
             attestationId: found.row.attestation_id,
             issuerId: found.row.org_id,
@@ -53,27 +65,31 @@ export function registerPages(
           }),
         );
     }
-    return c.html(notFoundPage(assets, id), 404);
+    return html(c, notFoundPage(assets, id), 404);
   });
 }
 
 /** The frame of every trust page: the platform layout, the trust stylesheet, the key set in the footer. */
-function page(assets: ClientAssets, title: string, body: Child): string {
-  return renderPage({
-    title,
-    product: 'XV Trust',
-    home: '/verify',
-    assets,
-    stylesheets: ['trust'],
-    nav: <a href="/verify">Verify a proof</a>,
-    footer: (
-      <p>
-        Proofs are signed with P-256 and secp256k1; public keys at <a href="/api/keys/jwks">/api/keys/jwks</a>
-        .
-      </p>
-    ),
-    children: <section>{body}</section>,
-  });
+function page(assets: ClientAssets, title: string, body: Child): Child {
+  return (
+    <Page
+      title={title}
+      product="XV Trust"
+      home="/verify"
+      section="verify"
+      assets={assets}
+      stylesheets={['trust']}
+      nav={<a href="/verify">Verify a proof</a>}
+      footer={
+        <p>
+          Proofs are signed with P-256 and secp256k1; public keys at{' '}
+          <a href="/api/keys/jwks">/api/keys/jwks</a>.
+        </p>
+      }
+    >
+      <section>{body}</section>
+    </Page>
+  );
 }
 
 function receiptPage(
@@ -81,7 +97,7 @@ function receiptPage(
   nonce: string,
   receipt: ReceiptView,
   result: ReceiptVerification,
-): string {
+): Child {
   const valid = result.valid;
   return page(
     assets,
@@ -234,7 +250,7 @@ interface AttestationFacts {
   reason?: string;
 }
 
-function attestationPage(assets: ClientAssets, a: AttestationFacts): string {
+function attestationPage(assets: ClientAssets, a: AttestationFacts): Child {
   const issuerName = a.issuer?.name;
   return page(
     assets,
@@ -270,7 +286,7 @@ function attestationPage(assets: ClientAssets, a: AttestationFacts): string {
   );
 }
 
-function notFoundPage(assets: ClientAssets, id: string): string {
+function notFoundPage(assets: ClientAssets, id: string): Child {
   return page(
     assets,
     'Not found',
@@ -289,7 +305,7 @@ function notFoundPage(assets: ClientAssets, id: string): string {
 /** The rule and words the in-browser verifier needs, as JSON a script block carries (never executed). */
 const RULES_JSON = JSON.stringify(verifierRules).replace(/</g, '\\u003c');
 
-function dropPage(assets: ClientAssets, nonce: string): string {
+function dropPage(assets: ClientAssets, nonce: string): Child {
   return page(
     assets,
     'Verify a proof',

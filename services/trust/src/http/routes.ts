@@ -73,5 +73,5 @@ export async function registerHttp(app: App, { ctx, trust, perMinute }: HttpOpti
   registerKeysApi(app, trust.publishedKeys);
   registerReceiptApi(app, receipts);
   registerAttestationReadApi(app, attestations);
-  registerPages(app, { receipts, attestations, directory: trust.directory, assets });
+  registerPages(app, { receipts, attestations, directory: trust.directory, assets, sso: ctx.sso });
 }

@@ -2,11 +2,12 @@
  * @module http/pages/layout
  * The frame of every knowledge base page: the platform's `Page` with the product's
  * name and navigation, and the `knowledge` stylesheet (`src/client/knowledge.css`).
- * Pages need no script at all, so each also carries a `<meta>` policy forbidding
- * scripts: on top of the sanitised Markdown, a document that slipped something
- * through still could not run it.
+ * Pages need no script of their own (only the platform's shell script, served
+ * from this origin), so each also carries a `<meta>` policy allowing nothing but
+ * those files: on top of the sanitised Markdown, an inline script or handler a
+ * document slipped through still could not run.
  */
-import type { ClientAssets } from '@xv/platform/pages';
+import type { ClientAssets, Section } from '@xv/platform/pages';
 import { MessagePage, Page } from '@xv/platform/pages';
 import type { Child } from 'hono/jsx';
 
@@ -15,7 +16,7 @@ export const PRODUCT = 'XV knowledge base';
 const NO_SCRIPTS = (
   <meta
     http-equiv="Content-Security-Policy"
-    content="script-src 'none'; object-src 'none'; base-uri 'none'"
+    content="script-src 'self'; object-src 'none'; base-uri 'none'"
   />
 );
 
@@ -30,6 +31,8 @@ const NAV = (
 
 export interface KnowledgePageProps {
   title: string;
+  /** `review` for the reviewers' pages; the library by default. */
+  section?: Section;
   assets: ClientAssets;
   children?: Child;
 }
@@ -42,6 +45,7 @@ export function KnowledgePage(props: KnowledgePageProps) {
       home="/"
       assets={props.assets}
       nav={NAV}
+      section={props.section ?? 'knowledge'}
       head={NO_SCRIPTS}
       stylesheets={['knowledge']}
       width="wide"
@@ -66,6 +70,7 @@ export function ErrorPage(props: {
       home="/"
       assets={props.assets}
       nav={NAV}
+      section="knowledge"
       head={NO_SCRIPTS}
       stylesheets={['knowledge']}
       link={props.link ?? { href: '/review', text: 'Back to the review queue' }}

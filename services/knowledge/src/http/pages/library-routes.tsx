@@ -10,6 +10,7 @@ import { AppError, type ErrorStatus } from '@xv/platform';
 import type { App } from '@xv/platform/http';
 import type { ClientAssets } from '@xv/platform/pages';
 import type { Context } from 'hono';
+import type { Child } from 'hono/jsx';
 import type { Caller } from '../../access/caller.js';
 import { errors } from '../../errors.js';
 import type { Knowledge } from '../context.js';
@@ -24,7 +25,7 @@ export interface PageTools {
   assets: ClientAssets;
   /** Runs a handler for a signed-in caller (others are sent to sign in). */
   page: (handler: PageHandler) => (c: Context) => Promise<Response>;
-  html: (c: Context, page: { toString(): string }, status?: ErrorStatus | 200) => Response;
+  html: (c: Context, page: Child, status?: ErrorStatus | 200) => Response;
 }
 
 const PAGE_SIZE = 50;

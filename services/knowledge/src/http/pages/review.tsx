@@ -19,7 +19,7 @@ import { renderMarkdown } from './markdown.js';
 
 export function QueuePage(props: { documents: DocumentSummary[]; email: string; assets: ClientAssets }) {
   return (
-    <KnowledgePage title="Review queue" assets={props.assets}>
+    <KnowledgePage title="Review queue" section="review" assets={props.assets}>
       <h1>Waiting for review</h1>
       <p>Signed in as {props.email}. A reviewer cannot decide on a revision they made.</p>
       {props.documents.length === 0 ? (
@@ -66,7 +66,7 @@ export function DocumentPage(props: {
   const canDecide = doc.state === 'under_review' && doc.makerId !== props.callerId;
   const retirement = doc.kind === 'retirement';
   return (
-    <KnowledgePage title={doc.title} assets={props.assets}>
+    <KnowledgePage title={doc.title} section="review" assets={props.assets}>
       <p>
         <a href="/review">← Review queue</a>
       </p>

@@ -9,9 +9,10 @@
  */
 
 import { AppError, type ErrorStatus } from '@xv/platform';
-import type { App } from '@xv/platform/http';
-import { registerClientAssets } from '@xv/platform/pages';
+import { type App, cspNonce } from '@xv/platform/http';
+import { registerClientAssets, renderWithShell, type Viewer } from '@xv/platform/pages';
 import type { Context } from 'hono';
+import type { Child } from 'hono/jsx';
 import { type Caller, SCOPES, type Scope } from '../../access/caller.js';
 import { parseHash } from '../../documents/hash.js';
 import type { Knowledge } from '../context.js';
@@ -22,9 +23,12 @@ import { TokensPage } from './tokens.js';
 
 type PageHandler = (c: Context, caller: Caller) => Promise<Response>;
 
-/** A page as an HTML document (with its doctype). */
-function html(c: Context, page: { toString(): string }, status: ErrorStatus | 200 = 200) {
-  return c.html(`<!doctype html>${page.toString()}`, status);
+/** Who each page request is for, as the header shows them (set by `page`). */
+const viewers = new WeakMap<Context, Viewer>();
+
+/** A page as an HTML document (with its doctype), its header showing the signed-in person. */
+function html(c: Context, page: Child, status: ErrorStatus | 200 = 200) {
+  return c.html(renderWithShell({ viewer: viewers.get(c), nonce: cspNonce(c) }, page), status);
 }
 
 export async function registerPages(app: App, k: Knowledge) {
@@ -43,6 +47,8 @@ export async function registerPages(app: App, k: Knowledge) {
         if (error instanceof AppError) return message(c, 'Cannot continue', error.message, error.status);
         throw error;
       }
+      const viewer = caller ? await k.auth.viewer(c) : undefined;
+      if (viewer) viewers.set(c, viewer);
       if (!caller) {
         const back = `${k.url}${c.req.path}`;
         return c.redirect(`${k.identityUrl}/login?redirect=${encodeURIComponent(back)}`, 302);

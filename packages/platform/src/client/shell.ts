@@ -1,0 +1,71 @@
+/**
+ * @module client/shell
+ * The script of every XV page's header: the light/dark toggle, remembered in
+ * localStorage (without a choice the page follows the system's preference), and
+ * the organization switch, posted to the identity service's switch endpoint.
+ */
+
+const THEME_KEY = 'xv-theme';
+type Theme = 'light' | 'dark';
+
+function storedTheme(): Theme | null {
+  try {
+    const value = localStorage.getItem(THEME_KEY);
+    return value === 'light' || value === 'dark' ? value : null;
+  } catch {
+    return null; // storage refused (private mode): follow the system
+  }
+}
+
+function systemTheme(): Theme {
+  return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+function applyTheme(theme: Theme | null) {
+  if (theme) document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+}
+
+function setUpThemeToggle(button: HTMLButtonElement) {
+  const label = () => {
+    const next = (storedTheme() ?? systemTheme()) === 'dark' ? 'light' : 'dark';
+    button.textContent = next === 'dark' ? 'Dark theme' : 'Light theme';
+    button.setAttribute('aria-label', `Switch to the ${next} theme`);
+  };
+  button.addEventListener('click', () => {
+    const next: Theme = (storedTheme() ?? systemTheme()) === 'dark' ? 'light' : 'dark';
+    try {
+      localStorage.setItem(THEME_KEY, next);
+    } catch {
+      // not remembered, still applied
+    }
+    applyTheme(next);
+    label();
+  });
+  label();
+  button.hidden = false;
+}
+
+function setUpOrganizationSwitch(form: HTMLFormElement) {
+  const url = form.dataset.switchUrl;
+  const select = form.querySelector('select');
+  if (!url || !select) return;
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ org_id: select.value }),
+      credentials: 'include',
+    }).catch(() => null);
+    // On failure the account page, where the choice can be made, explains what is wrong.
+    if (response?.ok) location.reload();
+    else form.submit();
+  });
+}
+
+applyTheme(storedTheme());
+for (const button of document.querySelectorAll<HTMLButtonElement>('[data-theme-toggle]'))
+  setUpThemeToggle(button);
+for (const form of document.querySelectorAll<HTMLFormElement>('form.org-switch'))
+  setUpOrganizationSwitch(form);
