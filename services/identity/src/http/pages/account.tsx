@@ -98,6 +98,12 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
     <IdentityPage
       title="Your account"
       signedIn
+      viewer={{
+        name: session.user.name.trim() || session.user.email,
+        organizations: session.memberships.map((m) => ({ id: m.org_id, name: m.org_name })),
+        activeOrgId: view.activeOrgId,
+        admin: view.members !== null,
+      }}
       assets={props.assets}
       scripts={['account']}
       nonce={props.nonce}

@@ -3,7 +3,7 @@
  * The identity pages' frame: the platform's page layout with the product name,
  * identity's own stylesheet, and a sign-out button for a signed-in person.
  */
-import { type ClientAssets, MessagePage, Page } from '@xv/platform/pages';
+import { type ClientAssets, MessagePage, Page, type Viewer } from '@xv/platform/pages';
 import type { Child } from 'hono/jsx';
 
 export const PRODUCT = 'XV Identity';
@@ -12,6 +12,8 @@ export interface IdentityPageProps {
   assets: ClientAssets;
   title: string;
   signedIn?: boolean;
+  /** The signed-in person and their organizations, for the shared header. */
+  viewer?: Viewer | undefined;
   /** Client scripts (`src/client/<name>.ts`) the page runs. */
   scripts?: string[];
   /** The response's CSP nonce, which the script tags carry too. */
@@ -37,6 +39,8 @@ export function IdentityPage(props: IdentityPageProps) {
       home={props.signedIn ? '/account' : '/login'}
       assets={props.assets}
       nav={props.signedIn ? <SignOut /> : undefined}
+      section={props.signedIn ? 'account' : undefined}
+      viewer={props.viewer}
       stylesheets={['identity']}
       scripts={props.scripts ?? []}
       nonce={props.nonce}
