@@ -18,6 +18,18 @@ describeEachDatabase('the development outbox', (target) => {
     expect(html).toContain('XV_SMTP_URL');
   });
 
+  it('a request forwarded by a proxy (someone not on this machine) does not see the outbox', async () => {
+    for (const header of [
+      { 'x-forwarded-for': '203.0.113.9' },
+      { forwarded: 'for=203.0.113.9' },
+      { 'x-real-ip': '203.0.113.9' },
+    ]) {
+      const response = await svc.fetch('/dev/outbox', { headers: header });
+      expect(response.status).toBe(404);
+      expect(await response.text()).not.toContain('Development outbox');
+    }
+  });
+
   it('with XV_SMTP_URL set, there is no outbox page', async () => {
     const withSmtp = await startIdentity(await target.open('identity-smtp'), {
       XV_SMTP_URL: 'smtp://127.0.0.1:2525',
