@@ -7,6 +7,10 @@
 import { defineErrors } from '@xv/platform';
 
 export const errors = defineErrors('identity', {
+  unknown_scope: {
+    status: 400,
+    message: 'A service client can only be given the scopes XV knows (see `scopes` in this answer).',
+  },
   admin_required: { status: 403, message: 'Only an administrator of the organization can do this.' },
   realm_wide_forbidden: {
     status: 403,

@@ -220,7 +220,7 @@ describeEachDatabase('credentials: issue, verify, revoke, DID documents', (targe
     expect(person.status).toBe(403);
     const noScope = await createServiceClient(svc.url, admin.cookie, {
       name: 'reader',
-      scopes: ['kb:read'],
+      scopes: ['seal:issue'],
       org_id: orgId,
     });
     const refused = await postJson(

@@ -19,11 +19,12 @@ describeEachDatabase('the development outbox', (target) => {
   });
 
   it('a request forwarded by a proxy (someone not on this machine) does not see the outbox', async () => {
-    for (const header of [
+    const proxied: Record<string, string>[] = [
       { 'x-forwarded-for': '203.0.113.9' },
       { forwarded: 'for=203.0.113.9' },
       { 'x-real-ip': '203.0.113.9' },
-    ]) {
+    ];
+    for (const header of proxied) {
       const response = await svc.fetch('/dev/outbox', { headers: header });
       expect(response.status).toBe(404);
       expect(await response.text()).not.toContain('Development outbox');

@@ -252,4 +252,19 @@ describeEachDatabase('service clients', (target) => {
       401,
     );
   });
+
+  it('refuses a service client a scope XV does not know, naming the ones it does', async () => {
+    const { cookie, orgId } = await signUpAdmin(svc.url, { name: 'S', orgName: 'Scopes' });
+    const invented = await postJson(
+      svc,
+      '/api/service-clients',
+      { name: 'x', scopes: ['did:issue', 'everything:admin'], org_id: orgId },
+      cookie,
+    );
+    expect(invented.status).toBe(400);
+    const body = await invented.json();
+    expect(body).toMatchObject({ error: 'unknown_scope' });
+    expect(body.message).toContain('everything:admin');
+    expect(body.scopes).toContain('did:issue');
+  });
 });

@@ -110,8 +110,11 @@ export async function serviceClientCommand(
       out(`xv: no realm ${realm}`);
       return 1;
     }
-    if (scopes.some((scope) => !serviceClients.SCOPE_PATTERN.test(scope)))
-      throw new UsageError('a scope looks like did:issue');
+    const unknown = scopes.filter((scope) => !serviceClients.KNOWN_SCOPES.includes(scope));
+    if (unknown.length > 0)
+      throw new UsageError(
+        `unknown scope ${unknown.join(', ')}; the scopes are ${serviceClients.KNOWN_SCOPES.join(', ')}`,
+      );
     if (orgId) {
       const org = await accounts.findOrganization(db, orgId);
       if (!org || org.realm_id !== realm) {

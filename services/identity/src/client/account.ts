@@ -179,9 +179,10 @@ forEachMarked('data-member-remove', HTMLButtonElement, (button, userId) =>
 
 // Service clients.
 onSubmit('client-form', 'client-status', async () => {
-  const scopes = inputText('client-scopes')
-    .split(/[\s,]+/)
-    .filter(Boolean);
+  const scopes = [...document.querySelectorAll<HTMLInputElement>('input[name="client-scope"]:checked')].map(
+    (box) => box.value,
+  );
+  if (scopes.length === 0) throw new Error('Choose at least one scope.');
   const result = await xv('/api/service-clients', { name: inputText('client-name'), scopes });
   const token = find('client-token', HTMLElement);
   if (token) token.textContent = text(result, 'token');

@@ -22,6 +22,7 @@ import { errors } from '../errors.js';
 import {
   createServiceClient,
   findServiceClient,
+  KNOWN_SCOPES,
   listServiceClients,
   revokeServiceClient,
   SCOPE_PATTERN,
@@ -56,6 +57,7 @@ const createRouteDef = createRoute({
   responses: {
     201: jsonResponse('Created', clientInfo.extend({ token: z.string() })),
     401: jsonErrorResponse('Not signed in'),
+    400: jsonErrorResponse('A scope XV does not know (unknown_scope, with the known `scopes`)'),
     403: jsonErrorResponse('Not an administrator of the organization'),
   },
 });
@@ -127,6 +129,11 @@ export function registerServiceClientRoutes(app: App, identity: IdentityContext)
     const session = await identity.requireSession(c);
     const body = c.req.valid('json');
     if (body.org_id === null) throw errors.realm_wide_forbidden();
+    const unknown = body.scopes.filter((scope) => !KNOWN_SCOPES.includes(scope));
+    if (unknown.length > 0)
+      throw errors.unknown_scope(`Unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, {
+        scopes: KNOWN_SCOPES,
+      });
     const orgId = administeredOrg(c, session, body.org_id);
     const { token, client } = await createServiceClient(db, {
       realmId: session.realmId,

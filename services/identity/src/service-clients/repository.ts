@@ -9,8 +9,16 @@ import type { IdentityDb, ServiceClientsTable } from '../db.js';
 import { bumpRevocationEpoch } from '../revocations/epoch.js';
 
 export const SCOPE_PATTERN = /^[a-z][a-z0-9_.-]*(:[a-z0-9_.-]+)*$/;
-/** Scopes other XV services check today; others are allowed for future use. */
-export const KNOWN_SCOPES = ['did:issue', 'attest:issue', 'seal:issue', 'anchor:write', 'sync', 'ai:read'];
+/** The scopes XV's services check, and what each lets a service client do; no other scope is granted. */
+export const SCOPE_DESCRIPTIONS: Record<string, string> = {
+  'did:issue': 'issue verifiable credentials for the organization',
+  'attest:issue': 'issue attestations (trust)',
+  'seal:issue': 'seal records and AI results (trust)',
+  'anchor:write': 'anchor fingerprints on chain at once (trust)',
+  sync: 'push documents for review (knowledge base)',
+  'ai:read': 'search the knowledge base',
+};
+export const KNOWN_SCOPES = Object.keys(SCOPE_DESCRIPTIONS);
 
 const LAST_USED_EVERY_MS = 60_000;
 

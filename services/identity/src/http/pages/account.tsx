@@ -5,10 +5,12 @@
  * administrators, sign-out, and the way back to a page that asked for a step-up.
  * Its buttons and forms run `client/account.ts`.
  */
+
 import type { IdentitySession } from '@xv/platform';
 import type { ClientAssets } from '@xv/platform/pages';
 import { ROLES } from '../../accounts/roles.js';
 import type { PendingInvitation } from '../../invitations/invitations.js';
+import { SCOPE_DESCRIPTIONS } from '../../service-clients/repository.js';
 import { AccountConsole, type ConsoleView } from './console.js';
 import { IdentityPage } from './frame.js';
 import { PendingInvitations } from './invitation.js';
@@ -333,8 +335,15 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
             <form id="client-form">
               <label for="client-name">Name</label>
               <input id="client-name" type="text" maxlength={100} required />
-              <label for="client-scopes">Scopes (separated by spaces), e.g. did:issue</label>
-              <input id="client-scopes" type="text" required />
+              <fieldset id="client-scopes">
+                <legend>Scopes</legend>
+                {Object.entries(SCOPE_DESCRIPTIONS).map(([scope, description]) => (
+                  <label class="checkbox">
+                    <input type="checkbox" name="client-scope" value={scope} /> <code>{scope}</code>:{' '}
+                    {description}
+                  </label>
+                ))}
+              </fieldset>
               <button type="submit">Create service client</button>
             </form>
             <div id="client-created" hidden>
