@@ -141,7 +141,7 @@ export async function reviewQueue(page: Page, kbUrl: string) {
   return found;
 }
 
-/** `{kb}/review/<docId>`: approves with a note; resolves with the state the page shows afterwards. */
+/** `{kb}/review/<docId>`: approves with a note; resolves with the state the page shows afterwards (its code). */
 export async function approve(
   page: Page,
   kbUrl: string,
@@ -154,7 +154,7 @@ export async function approve(
   await page.getByLabel('Note for the audit trail').fill(note);
   await page.getByRole('button', { name: 'Approve', exact: true }).click();
   await page.waitForURL(`${kbUrl}/review/${docId}`);
-  return (await page.locator('.state').textContent())?.trim() ?? '';
+  return (await page.locator('.state').getAttribute('data-state')) ?? '';
 }
 
 /** The agent's chat page: sends `question` and waits for the whole streamed answer and its tool badges. */

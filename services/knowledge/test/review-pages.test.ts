@@ -88,7 +88,8 @@ describeEachDatabase('reviewer pages', (target) => {
     expect(await page.locator('#diff ins').innerText()).toContain('Quarterly numbers');
     await page.fill('#note', 'Checked against the ledger.');
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
-    expect((await page.locator('.state').innerText()).trim()).toBe('approved');
+    expect((await page.locator('.state').innerText()).trim()).toBe('Approved');
+    expect(await page.locator('.state').getAttribute('data-state')).toBe('approved');
     expect(await page.locator('table').last().innerText()).toContain('Checked against the ledger.');
     await page.context().close();
   });

@@ -16,6 +16,7 @@ import { raw } from 'hono/html';
 import type { DocumentDetail, DocumentSummary } from '../../documents/model.js';
 import { KnowledgePage } from './layout.js';
 import { renderMarkdown } from './markdown.js';
+import { stateLabel } from './words.js';
 
 export function QueuePage(props: { documents: DocumentSummary[]; email: string; assets: ClientAssets }) {
   return (
@@ -72,7 +73,10 @@ export function DocumentPage(props: {
       </p>
       <h1>{doc.title}</h1>
       <p>
-        <span class="state">{doc.state}</span> · {doc.path} · revision {doc.revision} by {doc.maker}
+        <span class="state" data-state={doc.state}>
+          {stateLabel(doc.state)}
+        </span>{' '}
+        · {doc.path} · revision {doc.revision} by {doc.maker}
       </p>
       {props.message ? <p class="error">{props.message}</p> : null}
       {props.changedSince === undefined ? null : (
