@@ -32,7 +32,7 @@ describeEachDatabase('the development outbox', (target) => {
   });
 
   it('with XV_SMTP_URL set, there is no outbox page', async () => {
-    const withSmtp = await startIdentity(await target.open('identity-smtp'), {
+    const withSmtp = await startIdentity(await target.open('identity_smtp'), {
       XV_SMTP_URL: 'smtp://127.0.0.1:2525',
     });
     expect((await withSmtp.fetch('/dev/outbox')).status).toBe(404);
@@ -40,7 +40,7 @@ describeEachDatabase('the development outbox', (target) => {
 
   it('refuses an XV_SMTP_URL that is no SMTP address', async () => {
     await expect(
-      startIdentity(await target.open('identity-bad-smtp'), { XV_SMTP_URL: 'http://mail.example' }),
+      startIdentity(await target.open('identity_bad_smtp'), { XV_SMTP_URL: 'http://mail.example' }),
     ).rejects.toThrow(/XV_SMTP_URL/);
   });
 });
