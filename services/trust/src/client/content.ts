@@ -5,6 +5,7 @@
  * (`#content-drop[data-output-hash]`, `[data-input-hash]`). Nothing is sent.
  */
 import { type ContentMatch, matchContent, type SealedHashes } from './lib/content-hash.js';
+import { onFile } from './lib/file-drop.js';
 
 function element<T extends HTMLElement>(id: string, type: new () => T): T {
   const found = document.getElementById(id);
@@ -49,18 +50,4 @@ const checkFile = async (file: File) =>
   check(new Uint8Array(await file.arrayBuffer()), `The file ${file.name}`);
 
 button.addEventListener('click', () => void check(new TextEncoder().encode(text.value), 'The pasted text'));
-input.addEventListener('change', () => {
-  const file = input.files?.[0];
-  if (file) void checkFile(file);
-});
-drop.addEventListener('dragover', (event) => {
-  event.preventDefault();
-  drop.classList.add('over');
-});
-drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-drop.addEventListener('drop', (event) => {
-  event.preventDefault();
-  drop.classList.remove('over');
-  const file = event.dataTransfer?.files[0];
-  if (file) void checkFile(file);
-});
+onFile(input, drop, (file) => void checkFile(file));

@@ -8,6 +8,7 @@
  */
 import type { AnchorVerdict } from './lib/anchor.js';
 import { isObject } from './lib/encoding.js';
+import { onFile } from './lib/file-drop.js';
 import { createVerifier, type VerifierRules } from './lib/verifier.js';
 
 function readRules(): VerifierRules {
@@ -107,18 +108,4 @@ async function check(file: File) {
   }
 }
 
-input.addEventListener('change', () => {
-  const file = input.files?.[0];
-  if (file) void check(file);
-});
-drop.addEventListener('dragover', (event) => {
-  event.preventDefault();
-  drop.classList.add('over');
-});
-drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-drop.addEventListener('drop', (event) => {
-  event.preventDefault();
-  drop.classList.remove('over');
-  const file = event.dataTransfer?.files[0];
-  if (file) void check(file);
-});
+onFile(input, drop, (file) => void check(file));
