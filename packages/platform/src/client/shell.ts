@@ -5,6 +5,11 @@
  * the organization switch, posted to the identity service's switch endpoint.
  */
 
+import { formatDate, localeOfTag, translator } from '../i18n.js';
+import { shellMessages } from '../messages/index.js';
+
+const locale = localeOfTag(document.documentElement.lang) ?? 'en';
+const t = translator(shellMessages, locale);
 const THEME_KEY = 'xv-theme';
 type Theme = 'light' | 'dark';
 
@@ -29,8 +34,11 @@ function applyTheme(theme: Theme | null) {
 function setUpThemeToggle(button: HTMLButtonElement) {
   const label = () => {
     const next = (storedTheme() ?? systemTheme()) === 'dark' ? 'light' : 'dark';
-    button.textContent = next === 'dark' ? 'Dark theme' : 'Light theme';
-    button.setAttribute('aria-label', `Switch to the ${next} theme`);
+    button.textContent = t(next === 'dark' ? 'shell.theme.dark' : 'shell.theme.light');
+    button.setAttribute(
+      'aria-label',
+      t(next === 'dark' ? 'shell.theme.switchTo.dark' : 'shell.theme.switchTo.light'),
+    );
   };
   button.addEventListener('click', () => {
     const next: Theme = (storedTheme() ?? systemTheme()) === 'dark' ? 'light' : 'dark';
@@ -64,7 +72,16 @@ function setUpOrganizationSwitch(form: HTMLFormElement) {
   });
 }
 
+/** Moments the server wrote in UTC, rewritten in the reader's own time zone. */
+function localizeTimes() {
+  for (const time of document.querySelectorAll<HTMLTimeElement>('time[datetime][data-style]')) {
+    const style = time.dataset.style === 'date' ? 'date' : 'dateTime';
+    time.textContent = formatDate(time.dateTime, locale, style);
+  }
+}
+
 applyTheme(storedTheme());
+localizeTimes();
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-theme-toggle]'))
   setUpThemeToggle(button);
 for (const form of document.querySelectorAll<HTMLFormElement>('form.org-switch'))

@@ -22,6 +22,7 @@ import type { PlatformSettings } from '../settings/platform.js';
 import { type CspVariables, contentSecurityPolicy, cspNonce } from './csp.js';
 import { csrfProtection } from './csrf.js';
 import { renderDocsPage } from './docs-page.js';
+import { languageSwitch } from './language.js';
 import { createHttpMetrics } from './metrics.js';
 import { serviceOrigins, sharedDomainSources } from './origins.js';
 
@@ -131,6 +132,7 @@ export function createApp(options: CreateAppOptions) {
     servers: [{ url: settings.services[service].url }],
   };
   app.doc31('/openapi.json', documentConfig);
+  app.get('/lang', languageSwitch(settings.sharedDomain));
   app.get('/docs', (c) => c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig), cspNonce(c))));
 
   app.notFound((c) => errorResponse(platformErrors.not_found(), c));

@@ -14,6 +14,7 @@ export * from './csp.js';
 export * from './csrf.js';
 export * from './guard.js';
 export * from './internal.js';
+export * from './language.js';
 export * from './openapi.js';
 export * from './origins.js';
 export * from './rate-limit.js';

@@ -1,0 +1,50 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/database.js';
+import { sampleService } from '../testing/fixtures/sample-service.js';
+import { type RunningService, startService, tempDir } from '../testing/index.js';
+import { safeReturnPath } from './language.js';
+
+let service: RunningService;
+
+beforeAll(async () => {
+  const database = await openDatabase({ service: 'sample', dataDir: tempDir() });
+  service = await startService(sampleService, { database, env: { XV_SHARED_DOMAIN: 'xv.test' } });
+});
+
+describe('the language switch', () => {
+  it('remembers the choice in a cookie shared under the domain and returns to the page', async () => {
+    const response = await service.fetch('/lang?to=vi&back=%2Flibrary%3Fq%3Dth%E1%BA%BB', {
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/library?q=th%E1%BA%BB');
+    const cookie = response.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^xv_lang=vi;/);
+    expect(cookie).toContain('Domain=xv.test');
+    expect(cookie).toMatch(/Max-Age=31536000/);
+  });
+
+  it('sets nothing for a language XV does not speak', async () => {
+    const response = await service.fetch('/lang?to=fr&back=/', { redirect: 'manual' });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('open redirect: a way back to another site goes home instead', async () => {
+    for (const back of [
+      'https://evil.test/',
+      '//evil.test/x',
+      '/\\evil.test',
+      'javascript:alert(1)',
+      '/%0d%0aX: y',
+    ]) {
+      const response = await service.fetch(`/lang?to=en&back=${encodeURIComponent(back)}`, {
+        redirect: 'manual',
+      });
+      const location = response.headers.get('location') ?? '';
+      expect(location.startsWith('/') && !location.startsWith('//') && !location.includes('\\')).toBe(true);
+      expect(location).not.toContain('evil');
+    }
+    expect(safeReturnPath('/\r\nSet-Cookie: x')).toBe('/');
+  });
+});
