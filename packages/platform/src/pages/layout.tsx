@@ -45,7 +45,7 @@ export function Page(props: PageProps) {
   const nonce = props.nonce ?? shell.nonce;
   const locale = shell.locale ?? DEFAULT_LOCALE;
   return (
-    <html lang={locale}>
+    <html lang={locale} data-theme={shell.theme}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -103,6 +103,8 @@ describe('the page shell', () => {
     expect(vietnamese).toMatch(/lang="vi" hreflang="vi" aria-current="true">Tiếng Việt<\/a>/);
     const english = renderWithShell({ path: '/' }, page);
     expect(english).toContain('<html lang="en">');
+    // A remembered theme is rendered from the first byte.
+    expect(renderWithShell({ theme: 'dark' }, page)).toContain('<html lang="en" data-theme="dark">');
     expect(english).toContain('>Sign in</a>');
   });
 
@@ -114,7 +116,7 @@ describe('the page shell', () => {
     expect(await icon.text()).toContain('<svg');
     const script = await app.request(assets.script('shell'));
     expect(script.status).toBe(200);
-    expect(await script.text()).toContain('xv-theme');
+    expect(await script.text()).toContain('/theme');
   });
 
   it('takes the service addresses from the platform settings', () => {

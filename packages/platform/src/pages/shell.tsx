@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import { type Child, createContext, useContext } from 'hono/jsx';
 import type { IdentitySession } from '../auth/principals.js';
 import { cspNonce } from '../http/csp.js';
-import { requestLocale } from '../http/language.js';
+import { requestLocale, requestTheme, type Theme } from '../http/preferences.js';
 import { activeMembership, type SsoClient } from '../http/sso.js';
 import { DEFAULT_LOCALE, LOCALE_NAMES, LOCALES, type Locale, translator } from '../i18n.js';
 import { shellMessages } from '../messages/index.js';
@@ -43,12 +43,20 @@ export interface RequestShell {
   locale?: Locale | undefined;
   /** The page's path and query, where the language switch returns to. */
   path?: string | undefined;
+  /** The reader's explicit theme (none: the system's). */
+  theme?: Theme | undefined;
 }
 
-/** The shell of a page answering `c`: its nonce, language and path, for `viewer` (none: signed out). */
+/** The shell of a page answering `c`: its nonce, language, path and theme, for `viewer` (none: signed out). */
 export function shellOf(c: Context, viewer?: Viewer): RequestShell {
   const url = new URL(c.req.url);
-  return { viewer, nonce: cspNonce(c), locale: requestLocale(c), path: url.pathname + url.search };
+  return {
+    viewer,
+    nonce: cspNonce(c),
+    locale: requestLocale(c),
+    path: url.pathname + url.search,
+    theme: requestTheme(c),
+  };
 }
 
 /**

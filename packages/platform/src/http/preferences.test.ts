@@ -2,13 +2,45 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { sampleService } from '../testing/fixtures/sample-service.js';
 import { type RunningService, startService, tempDir } from '../testing/index.js';
-import { safeReturnPath } from './language.js';
+import { safeReturnPath } from './preferences.js';
 
 let service: RunningService;
 
 beforeAll(async () => {
   const database = await openDatabase({ service: 'sample', dataDir: tempDir() });
   service = await startService(sampleService, { database, env: { XV_SHARED_DOMAIN: 'xv.test' } });
+});
+
+describe('the theme switch', () => {
+  const post = (to: string) =>
+    service.fetch('/theme', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: service.url },
+      body: new URLSearchParams({ to }),
+    });
+
+  it('remembers light or dark for every service, and forgets it for the system’s', async () => {
+    const dark = await post('dark');
+    expect(dark.status).toBe(204);
+    expect(dark.headers.get('set-cookie')).toMatch(/^xv_theme=dark;.*Domain=xv\.test/);
+    const system = await post('system');
+    expect(system.headers.get('set-cookie')).toMatch(/^xv_theme=;.*Max-Age=0/);
+  });
+
+  it('refuses a theme it does not know', async () => {
+    const response = await post('neon');
+    expect(response.status).toBe(400);
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('cross-site: a form on another site cannot change the theme', async () => {
+    const response = await service.fetch('/theme', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.test' },
+      body: 'to=dark',
+    });
+    expect(response.status).toBe(403);
+  });
 });
 
 describe('the language switch', () => {

@@ -1,5 +1,8 @@
 /**
- * @module http/language
+ * @module http/preferences
+ * What a reader chose for every XV page, kept in cookies shared by every service
+ * under the domain: the language and the theme.
+ *
  * The language of a page: the reader's remembered choice (the `xv_lang` cookie,
  * shared by every service under the domain), else their browser's
  * `Accept-Language`, else English.
@@ -37,5 +40,33 @@ export function languageSwitch(sharedDomain: string) {
     if (isLocale(to)) setCookie(c, LOCALE_COOKIE, to, sharedCookieOptions(sharedDomain, ONE_YEAR));
     c.header('Cache-Control', 'no-store');
     return c.redirect(safeReturnPath(c.req.query('back')), 303);
+  };
+}
+
+/** The cookie that remembers an explicit light or dark choice (none: follow the system). */
+export const THEME_COOKIE = 'xv_theme';
+export type Theme = 'light' | 'dark';
+const isTheme = (value: unknown): value is Theme => value === 'light' || value === 'dark';
+
+/** The theme the reader chose, if they chose one. */
+export function requestTheme(c: Context): Theme | undefined {
+  const chosen = getCookie(c, THEME_COOKIE);
+  return isTheme(chosen) ? chosen : undefined;
+}
+
+/**
+ * `POST /theme` (`to=light|dark|system`, a form body): the shell script's toggle
+ * remembers the choice for every service, which then render it from the first byte.
+ */
+export function themeSwitch(sharedDomain: string) {
+  return async (c: Context) => {
+    const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const to = body.to;
+    if (isTheme(to)) setCookie(c, THEME_COOKIE, to, sharedCookieOptions(sharedDomain, ONE_YEAR));
+    else if (to === 'system') setCookie(c, THEME_COOKIE, '', sharedCookieOptions(sharedDomain, 0));
+    else
+      return c.json({ ok: false, error: 'invalid_request', message: 'Send to=light, dark or system.' }, 400);
+    c.header('Cache-Control', 'no-store');
+    return c.body(null, 204);
   };
 }
