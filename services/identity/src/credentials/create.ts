@@ -55,7 +55,7 @@ export async function createCredentials(deps: CredentialDependencies) {
     credentialDays: deps.settings.credentialDays,
   });
   const verifier = new CredentialVerifier(db, keyring, statusLists, did);
-  const wallet = new WalletIssuance(db, baseUrl, deps.settings.offerSeconds);
+  const wallet = new WalletIssuance(db, baseUrl, deps.settings.offerSeconds, deps.kek);
   // A membership credential states a role: it stops being true when the role changes or ends.
   deps.onMembershipChanged(async ({ orgId, userId, byUserId }) => {
     await issuer.revokeMembershipCredentials(orgId, userId, byUserId);

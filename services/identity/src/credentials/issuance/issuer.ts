@@ -121,6 +121,7 @@ export class CredentialService {
         exp,
         revoked_at: null,
         revoked_by: null,
+        sdjwt_sealed: null,
       });
       return stored && slot;
     });
