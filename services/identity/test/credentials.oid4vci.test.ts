@@ -27,7 +27,12 @@ describeEachDatabase('OpenID4VCI 1.0: offers by reference, nonces, metadata', (t
 
   beforeAll(async () => {
     svc = await startCredentialIdentity(await target.open('identity'));
-    person = await signUp(svc.url, { email: email('oid4vci'), password: 'secret1', name: 'Olga', orgName: 'O' });
+    person = await signUp(svc.url, {
+      email: email('oid4vci'),
+      password: 'secret1',
+      name: 'Olga',
+      orgName: 'O',
+    });
   });
 
   const newOffer = async (body: Record<string, unknown> = { type: 'IdentityCredential', pin: true }) => {

@@ -13,10 +13,10 @@
 import { randomInt } from 'node:crypto';
 import { hashToken, type KeyEncryptionKey, newId, newSecretToken, sha256Hex } from '@xv/platform';
 import type { Kysely } from 'kysely';
-import type { CredentialTables, WalletTokensTable } from '../tables.js';
 import { credentialErrors } from '../errors.js';
-import type { CredentialType } from '../types.js';
 import { isJsonObject, type JsonObject } from '../sd-jwt/jws.js';
+import type { CredentialTables, WalletTokensTable } from '../tables.js';
+import type { CredentialType } from '../types.js';
 import { invalidGrant, invalidRequest } from './oauth-error.js';
 
 type Db = Kysely<CredentialTables>;

@@ -14,8 +14,7 @@ const DID_JSON = 'application/did+json';
 
 export function registerDidRoutes(app: App, credentials: Credentials) {
   const { dids } = credentials;
-  for (const path of ['/.well-known/did.json', '/o/*', '/u/*'])
-    app.use(path, publicCors());
+  for (const path of ['/.well-known/did.json', '/o/*', '/u/*']) app.use(path, publicCors());
 
   app.get('/.well-known/did.json', async (c) => {
     c.header('Cache-Control', 'public, max-age=300');

@@ -73,7 +73,8 @@ const offerRoute = createRoute({
 const offerDocumentRoute = createRoute({
   method: 'get',
   path: '/api/oid4vci/offers/{reference}',
-  summary: "A credential offer by reference (the wallet's credential_offer_uri): served once, until it expires",
+  summary:
+    "A credential offer by reference (the wallet's credential_offer_uri): served once, until it expires",
   request: { params: z.object({ reference: z.string().max(128) }) },
   responses: {
     200: jsonResponse('The credential offer', z.record(z.string(), z.unknown())),
