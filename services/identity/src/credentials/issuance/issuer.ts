@@ -232,7 +232,7 @@ export class CredentialService {
   }
 }
 
-function summarize(row: CredentialsTable): CredentialSummary {
+export function summarize(row: CredentialsTable): CredentialSummary {
   return {
     id: row.id,
     type: row.type,
