@@ -8,7 +8,7 @@ import { describeEachDatabase, type RunningService } from '@xv/platform/testing'
 import { beforeAll, expect, it } from 'vitest';
 import { type SignedIn, signUp } from '../src/testing/index.js';
 import { startCredentialIdentity, verify } from './credentials-helpers.js';
-import { email, location, postForm } from './helpers.js';
+import { email, location, postForm, postJson } from './helpers.js';
 
 describeEachDatabase('the /account/credentials pages', (target) => {
   let svc: RunningService;
@@ -122,6 +122,17 @@ describeEachDatabase('the /account/credentials pages', (target) => {
     }
     const anonymous = await svc.fetch(path, { redirect: 'manual' });
     expect(anonymous.status).toBe(303);
+  });
+
+  it('shows a credential issued through the API without an SD-JWT (it was never kept)', async () => {
+    const issued = await (
+      await postJson(svc, '/api/did/issue', { type: 'IdentityCredential' }, person.cookie)
+    ).json();
+    const shown = await get(`/account/credentials/${issued.id}`);
+    expect(shown.status).toBe(200);
+    expect(shown.html).not.toContain('id="sdjwt"');
+    expect(page(shown.html)).toContain('its SD-JWT is with its holder');
+    expect(shown.html).toContain('<dd>Pat</dd>');
   });
 
   it('lets an organization admin read an attestation of their organization', async () => {

@@ -36,6 +36,8 @@ interface Frame {
   nonce: string;
 }
 
+/** Claims that are Unix times, shown with their date too. */
+const TIMES = ['iat', 'exp', 'nbf'];
 const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 const typeName = (type: string) => (isCredentialType(type) ? CREDENTIAL_CATALOGUE[type].name : type);
 
@@ -256,7 +258,12 @@ export function CredentialPage(props: Frame & { credential: KeptCredential; noti
                     <th scope="row">
                       <code>{claim.name}</code>
                     </th>
-                    <td class="value">{claim.value}</td>
+                    <td class="value">
+                      {claim.value}
+                      {TIMES.includes(claim.name) && /^\d+$/.test(claim.value) ? (
+                        <span class="muted"> ({day(Number(claim.value))})</span>
+                      ) : null}
+                    </td>
                     <td>{claim.selective ? 'only if you choose' : 'always'}</td>
                     <td>
                       <CopyButton label={`Copy ${claim.name}`} value={claim.value} />
@@ -279,10 +286,22 @@ export function CredentialPage(props: Frame & { credential: KeptCredential; noti
           </section>
         </>
       ) : (
-        <p class="muted">
-          This credential was issued to a wallet or through the API: its SD-JWT is with its holder, not kept
-          here.
-        </p>
+        <>
+          <p class="muted">
+            This credential was issued to a wallet or through the API: its SD-JWT is with its holder, not kept
+            here. It states:
+          </p>
+          <dl class="facts">
+            {Object.entries(summary.claims).map(([name, value]) => (
+              <>
+                <dt>
+                  <code>{name}</code>
+                </dt>
+                <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+              </>
+            ))}
+          </dl>
+        </>
       )}
     </CredentialsFrame>
   );
