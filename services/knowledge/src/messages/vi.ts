@@ -27,7 +27,7 @@ export const vi: Translation<typeof en> = {
   'document.revision': 'phiên bản {revision}',
   'document.changes': 'Thay đổi so với phiên bản đã duyệt',
   'document.noneApproved': 'Tài liệu này chưa có phiên bản nào được duyệt.',
-  'document.rendered': 'Bản hiển thị',
+  'document.rendered': 'Nội dung hiển thị',
 
   'library.title': 'Thư viện',
   'library.approved': 'Tài liệu đã duyệt',
@@ -94,7 +94,7 @@ export const vi: Translation<typeof en> = {
   'tokens.title': 'Mã truy cập',
   'tokens.heading': 'Mã truy cập cá nhân',
   'tokens.intro':
-    'Mã truy cập thay mặt bạn ({email}) trong tổ chức đang chọn. {sync} cho phép ứng dụng máy tính đẩy lên và gửi duyệt tài liệu; {aiRead} cho phép các tác tử tìm kiếm và dùng máy chủ MCP.',
+    'Mã truy cập hoạt động thay mặt bạn ({email}) trong tổ chức đang được chọn. {sync} cho phép ứng dụng đồng bộ trên máy tính đẩy lên và gửi duyệt tài liệu; {aiRead} cho phép các tác tử tìm kiếm và dùng máy chủ MCP.',
   'tokens.needNameAndScope': 'Hãy đặt tên cho mã truy cập và chọn ít nhất một phạm vi quyền.',
   'tokens.created': 'Đã tạo mã truy cập {name}. Hãy sao chép ngay: mã này sẽ không hiển thị lại.',
   'tokens.name': 'Tên',
