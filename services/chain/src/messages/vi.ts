@@ -14,7 +14,7 @@ export const vi: Translation<typeof en> = {
   'tx.title': 'Giao dịch {hash}…',
   'tx.heading': 'Giao dịch',
   'tx.hash': 'Mã băm',
-  'tx.chainId': 'Mã chuỗi khối',
+  'tx.chainId': 'ID chuỗi khối',
   'tx.status': 'Trạng thái',
   'tx.status.success': 'Thành công',
   'tx.status.reverted': 'Bị hoàn tác',
@@ -30,11 +30,11 @@ export const vi: Translation<typeof en> = {
   'tx.nonce': 'Nonce',
   'tx.data': 'Dữ liệu',
   'anchor.batch.one':
-    'Giao dịch này neo gốc Merkle của một lô gồm {count} mã băm: mã băm SHA-256 manifest của một biên nhận do dịch vụ tin cậy của XV niêm phong. Bằng chứng của biên nhận chứa đường dẫn từ mã băm của chính biên nhận lên đến gốc này.',
+    'Giao dịch này neo gốc Merkle của một lô gồm {count} mã băm: mã băm SHA-256 của manifest một biên nhận do dịch vụ trust của XV niêm phong. Bằng chứng của biên nhận chứa đường dẫn từ mã băm của chính biên nhận lên đến gốc này.',
   'anchor.batch.other':
-    'Giao dịch này neo gốc Merkle của một lô gồm {count} mã băm: các mã băm SHA-256 manifest của những biên nhận do dịch vụ tin cậy của XV niêm phong. Bằng chứng của mỗi biên nhận chứa đường dẫn từ mã băm của chính biên nhận đó lên đến gốc này.',
+    'Giao dịch này neo gốc Merkle của một lô gồm {count} mã băm: mã băm SHA-256 của manifest các biên nhận do dịch vụ trust của XV niêm phong. Bằng chứng của mỗi biên nhận chứa đường dẫn từ mã băm của chính biên nhận đó lên đến gốc này.',
   'anchor.single':
-    'Giao dịch này neo một mã băm: mã băm SHA-256 manifest do dịch vụ tin cậy của XV niêm phong.',
+    'Giao dịch này neo một mã băm: mã băm SHA-256 của manifest một biên nhận do dịch vụ trust của XV niêm phong.',
   'anchor.root': 'Gốc Merkle',
   'anchor.fingerprint': 'Mã băm',
   'anchor.mined': 'Ghi vào khối',
