@@ -4,12 +4,14 @@
  * `xv_lang` switch, English by default.
  */
 import { openDatabase } from '@xv/platform';
+import { shellMessages } from '@xv/platform/pages';
 import {
   answer,
   type CspViolation,
   callTool,
   cutOff,
   describeEachDatabase,
+  englishLeftIn,
   fail,
   launchBrowser,
   type ModelServer,
@@ -24,30 +26,6 @@ import { messages } from '../src/messages/index.js';
 import { type Agent, chatRequest, MODEL_KEY, modelEnv, newSession, startAgent } from './helpers.js';
 
 const VIETNAMESE = { 'accept-language': 'vi-VN,vi;q=0.9,en;q=0.5' };
-
-/** The page's text with HTML's escapes undone, so a catalogue value with an apostrophe is found too. */
-const textOf = (html: string) =>
-  html
-    .replace(/&#39;|&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-/**
- * Catalogue keys whose English wording (each literal piece longer than 12
- * characters, placeholders aside) shows in a Vietnamese page: a string left untranslated.
- */
-function englishLeftIn(html: string): string[] {
-  const text = textOf(html);
-  const vi: Record<string, string> = messages.vi;
-  return Object.entries(messages.en)
-    .filter(([key, english]) => english !== vi[key])
-    .filter(([, english]) =>
-      english.split(/\{\w+\}/).some((piece) => piece.trim().length > 12 && text.includes(piece.trim())),
-    )
-    .map(([key]) => key);
-}
 
 describeEachDatabase('the agent in two languages', (target) => {
   let model: ModelServer;
@@ -76,7 +54,7 @@ describeEachDatabase('the agent in two languages', (target) => {
       expect(html).toContain('<html lang="vi">');
       expect(html).toContain('<h1>Trò chuyện</h1>');
       expect(html).toContain('<label for="message">Tin nhắn của bạn</label>');
-      expect(englishLeftIn(html)).toEqual([]);
+      expect(englishLeftIn(html, [messages, shellMessages])).toEqual([]);
     }
     // A visitor without a model is told so, politely, in their language.
     const notice = await page(withoutModel, VIETNAMESE);

@@ -5,7 +5,7 @@
  * approved document. Everything a document or a query brings is text to these
  * pages: Markdown goes through `renderMarkdown`, the rest through JSX escaping.
  */
-import { type ClientAssets, LocalTime, useT } from '@xv/platform/pages';
+import { type ClientAssets, LocalTime, richText, useT } from '@xv/platform/pages';
 import { raw } from 'hono/html';
 import type { DocumentState } from '../../documents/model.js';
 import { messages } from '../../messages/index.js';
@@ -13,7 +13,6 @@ import type { SearchHit } from '../../search/knowledge-index.js';
 import { splitFrontMatter } from './front-matter.js';
 import { KnowledgePage } from './layout.js';
 import { renderMarkdown } from './markdown.js';
-import { Template } from './template.js';
 import { highlight, stateLabel } from './words.js';
 
 export function SearchBox(props: { query?: string }) {
@@ -158,10 +157,7 @@ export function ReaderPage(props: { doc: ReaderDocument; assets: ClientAssets })
         )}{' '}
         · {doc.path} · {t('document.revision', { revision: doc.revision })}
         {doc.approvedAt ? (
-          <>
-            {' '}
-            · <Template text={t('reader.approvedOn')} parts={{ date: <When at={doc.approvedAt} /> }} />
-          </>
+          <> · {richText(t('reader.approvedOn'), { date: <When at={doc.approvedAt} /> })}</>
         ) : null}
       </p>
       {entries.length === 0 ? null : (

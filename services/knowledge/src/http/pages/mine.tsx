@@ -4,7 +4,7 @@
  * made, with their state in words and the reviewer's note on a rejected one; and
  * one of them with the diff the reviewer sees (against the approved revision).
  */
-import { type ClientAssets, useT } from '@xv/platform/pages';
+import { type ClientAssets, richText, useT } from '@xv/platform/pages';
 import { raw } from 'hono/html';
 import type { DocumentDetail, DocumentSummary } from '../../documents/model.js';
 import { messages } from '../../messages/index.js';
@@ -12,7 +12,6 @@ import { KnowledgePage } from './layout.js';
 import { When } from './library.js';
 import { renderMarkdown } from './markdown.js';
 import { Diff } from './review.js';
-import { Template } from './template.js';
 import { stateLabel } from './words.js';
 
 export function MinePage(props: {
@@ -85,7 +84,7 @@ export function MyDocumentPage(props: { doc: DocumentDetail; assets: ClientAsset
       <p class="meta">
         <span class="state">{stateLabel(t, doc.state)}</span> · {doc.path} ·{' '}
         {t('document.revision', { revision: doc.revision })} ·{' '}
-        <Template text={t('mine.updatedOn')} parts={{ date: <When at={doc.updatedAt} /> }} />
+        {richText(t('mine.updatedOn'), { date: <When at={doc.updatedAt} /> })}
         {doc.live ? (
           <>
             {' '}
@@ -99,10 +98,7 @@ export function MyDocumentPage(props: { doc: DocumentDetail; assets: ClientAsset
       {rejection ? (
         <div class="notice" id="rejection">
           <p>
-            <Template
-              text={t('mine.rejectedBy')}
-              parts={{ actor: rejection.actor, date: <When at={rejection.at} /> }}
-            />
+            {richText(t('mine.rejectedBy'), { actor: rejection.actor, date: <When at={rejection.at} /> })}
           </p>
           {rejection.note ? <blockquote>{rejection.note}</blockquote> : null}
         </div>

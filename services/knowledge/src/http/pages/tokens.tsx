@@ -3,12 +3,11 @@
  * The page where a user manages their personal access tokens. A new token is
  * shown once, on the page that answers its creation.
  */
-import { type ClientAssets, LocalTime, useT } from '@xv/platform/pages';
+import { type ClientAssets, LocalTime, richText, useT } from '@xv/platform/pages';
 import { SCOPES } from '../../access/caller.js';
 import { messages } from '../../messages/index.js';
 import type { TokenSummary } from '../../tokens/tokens.js';
 import { KnowledgePage } from './layout.js';
-import { Template } from './template.js';
 
 export function TokensPage(props: {
   tokens: TokenSummary[];
@@ -23,17 +22,16 @@ export function TokensPage(props: {
     <KnowledgePage title={t('tokens.title')} assets={props.assets}>
       <h1>{t('tokens.heading')}</h1>
       <p>
-        <Template
-          text={t('tokens.intro')}
-          parts={{ email: props.email, sync: <code>sync</code>, aiRead: <code>ai:read</code> }}
-        />
+        {richText(t('tokens.intro'), {
+          email: props.email,
+          sync: <code>sync</code>,
+          aiRead: <code>ai:read</code>,
+        })}
       </p>
       {props.invalid ? <p class="error">{t('tokens.needNameAndScope')}</p> : null}
       {props.created ? (
         <div class="notice">
-          <p>
-            <Template text={t('tokens.created')} parts={{ name: <strong>{props.created.name}</strong> }} />
-          </p>
+          <p>{richText(t('tokens.created'), { name: <strong>{props.created.name}</strong> })}</p>
           <code class="secret" id="new-token">
             {props.created.token}
           </code>
