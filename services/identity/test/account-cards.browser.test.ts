@@ -124,7 +124,7 @@ describe.runIf(hasChromium())('the account cards in the browser', () => {
     await markPage();
 
     // New recovery codes: Cancel is the default, Escape cancels, confirming replaces them in place.
-    await page.getByRole('button', { name: 'New recovery codes…' }).click();
+    await page.getByText('New recovery codes…').click();
     await dialog.waitFor();
     await expect(dialog.getByRole('heading').textContent()).resolves.toBe('Make new recovery codes?');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Cancel');
@@ -133,7 +133,7 @@ describe.runIf(hasChromium())('the account cards in the browser', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     await expect(page.locator('#recovery').isVisible()).resolves.toBe(false);
-    await page.getByRole('button', { name: 'New recovery codes…' }).click();
+    await page.getByText('New recovery codes…').click();
     await dialog.getByRole('button', { name: 'Make new recovery codes' }).click();
     await expect.poll(() => page.locator('#recovery-codes li').count(), { timeout: 10_000 }).toBe(10);
     const recoveryCode = (await page.locator('#recovery-codes li').first().textContent())!;
@@ -155,10 +155,10 @@ describe.runIf(hasChromium())('the account cards in the browser', () => {
     const laptop = page.locator('#passkey-list li', { hasText: 'Laptop <b> (AAL3)' });
     await laptop.waitFor({ timeout: 10_000 });
     await expect(page.locator('#passkey-none').isVisible()).resolves.toBe(false);
-    await laptop.getByRole('button', { name: 'Remove' }).click();
+    await laptop.getByText('Remove…').click();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(laptop.count()).resolves.toBe(1);
-    await laptop.getByRole('button', { name: 'Remove' }).click();
+    await laptop.getByText('Remove…').click();
     await expect(
       dialog.getByText('The passkey “Laptop <b>” will no longer sign you in.').count(),
     ).resolves.toBe(1);
@@ -184,7 +184,7 @@ describe.runIf(hasChromium())('the account cards in the browser', () => {
     await expect.poll(() => token.textContent(), { timeout: 10_000 }).toMatch(/\S{20,}/);
     const secretToken = (await token.textContent())!;
     const created = clients.locator('li', { hasText: 'nightly import' });
-    await created.getByRole('button', { name: 'Revoke' }).click();
+    await created.getByText('Revoke…').click();
     await dialog.getByRole('button', { name: 'Revoke the service client' }).click();
     await expect.poll(() => created.count(), { timeout: 10_000 }).toBe(0);
     const me = await fetch(`${base}/api/service-clients/me`, {

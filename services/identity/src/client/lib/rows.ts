@@ -1,7 +1,7 @@
 /**
  * @module client/lib/rows
  * The account page's list rows built in the browser for items the API just returned, with the same markup
- * as the server's (pages/factors.tsx, pages/admin.tsx): text only, and the same confirmation attributes.
+ * as the server's (pages/factors.tsx, pages/admin.tsx, pages/confirm.tsx): text only, never parsed HTML.
  */
 
 /** An element with text content (never parsed as HTML). */
@@ -15,20 +15,21 @@ export function element<K extends keyof HTMLElementTagNameMap>(
 }
 
 interface Removal {
-  label: string;
+  summary: string;
   wording: string;
   button: string;
+  /** The form post of the page without script, kept so the row is the server's own. */
+  action: string;
   path: string;
   status: string;
   done: string;
 }
 
-/** A "Remove"-like button that asks first (lib/confirm.ts), then calls DELETE `path`. */
-function removalButton(removal: Removal): HTMLButtonElement {
-  const button = element('button', removal.label);
-  button.type = 'button';
-  button.className = 'secondary inline';
-  Object.assign(button.dataset, {
+/** A removal that asks first (lib/confirm.ts), then calls DELETE `path`: the markup of pages/confirm.tsx. */
+function removal(removal: Removal): HTMLDetailsElement {
+  const details = document.createElement('details');
+  details.className = 'confirm';
+  Object.assign(details.dataset, {
     confirm: removal.wording,
     confirmButton: removal.button,
     apiMethod: 'DELETE',
@@ -37,7 +38,15 @@ function removalButton(removal: Removal): HTMLButtonElement {
     status: removal.status,
     done: removal.done,
   });
-  return button;
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = removal.action;
+  const submit = element('button', removal.button);
+  submit.type = 'submit';
+  submit.className = 'danger inline';
+  form.append(element('p', removal.wording), submit);
+  details.append(element('summary', removal.summary), form);
+  return details;
 }
 
 function row(id: string, ...children: (Node | string)[]): HTMLLIElement {
@@ -54,10 +63,11 @@ export function passkeyRow(id: string, name: string, aal: string): HTMLLIElement
     id,
     label,
     ' ',
-    removalButton({
-      label: 'Remove',
+    removal({
+      summary: 'Remove…',
       wording: `The passkey “${name}” will no longer sign you in.`,
       button: 'Remove the passkey',
+      action: `/account/passkeys/${encodeURIComponent(id)}/remove`,
       path: `/api/auth/passkeys/${encodeURIComponent(id)}`,
       status: 'passkey-status',
       done: 'Passkey removed.',
@@ -87,10 +97,11 @@ export function memberRow(userId: string, name: string, email: string, role: str
     `${name} · ${email} `,
     select,
     ' ',
-    removalButton({
-      label: 'Remove',
+    removal({
+      summary: 'Remove…',
       wording: `${name} (${email}) will leave the organization and lose its access at once.`,
       button: 'Remove the member',
+      action: `/account/members/${encodeURIComponent(userId)}/remove`,
       path: `/api/org/members/${encodeURIComponent(userId)}`,
       status: 'member-status',
       done: `${name} is no longer a member.`,
@@ -104,10 +115,11 @@ export function serviceClientRow(id: string, name: string, scopes: string[]): HT
     `${name} · `,
     element('code', scopes.join(' ')),
     ' ',
-    removalButton({
-      label: 'Revoke',
+    removal({
+      summary: 'Revoke…',
       wording: `Programs using the token of “${name}” are refused from now on.`,
       button: 'Revoke the service client',
+      action: `/account/service-clients/${encodeURIComponent(id)}/revoke`,
       path: `/api/service-clients/${encodeURIComponent(id)}`,
       status: 'client-status',
       done: 'Service client revoked: its token no longer works.',

@@ -14,7 +14,7 @@ import { type MemberItem, MembersCard, type ServiceClientItem, ServiceClientsCar
 import { ConfirmDialog } from './confirm.js';
 import { AccountConsole, type ConsoleView } from './console.js';
 import { type PasskeyItem, PasskeysCard, TotpCard } from './factors.js';
-import { IdentityPage } from './frame.js';
+import { FormError, IdentityPage } from './frame.js';
 import { PendingInvitations } from './invitation.js';
 import type { AccountProblem } from './problem.js';
 
@@ -38,6 +38,8 @@ export interface AccountView {
   notice: string | null;
   /** Why the form just posted failed, when the page answers it. */
   problem: AccountProblem | null;
+  /** Recovery codes the form just made, shown this once. */
+  newRecoveryCodes: string[] | null;
   console: ConsoleView;
   /** A page asked for a level the session does not have yet. */
   stepUp: { wanted: string; redirect: string | null; met: boolean; continueUrl: string } | null;
@@ -94,6 +96,14 @@ function StepUpBanner(props: { view: AccountView }) {
   );
 }
 
+/** Whether the card of `section` is on the page (the admin cards are for administrators only). */
+function cardShown(view: AccountView, section: string): boolean {
+  if (section === 'members') return view.members !== null;
+  if (section === 'clients') return view.serviceClients !== null;
+  if (section === 'invitations') return view.invitations !== null;
+  return true;
+}
+
 /** TOTP, or a passkey that verifies the user: what makes authenticator changes need a recent AAL2. */
 function hasSecondFactor(view: AccountView): boolean {
   return view.totpEnabled || view.passkeys.some((p) => p.aal !== 'AAL1');
@@ -123,6 +133,9 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
           <p class="notice" role="status">
             {view.notice}
           </p>
+        ) : null}
+        {view.problem && !cardShown(view, view.problem.section) ? (
+          <FormError id={`${view.problem.section}-error`} text={view.problem.message} />
         ) : null}
         <StepUpBanner view={view} />
         <section aria-labelledby="profile-title">
@@ -206,13 +219,20 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
           </section>
         )}
 
-        <TotpCard enabled={view.totpEnabled} recoveryCodesLeft={view.recoveryCodesLeft} />
-        <PasskeysCard passkeys={view.passkeys} showStatus={!view.stepUp} />
-        {view.members ? <MembersCard members={view.members} /> : null}
+        <TotpCard
+          enabled={view.totpEnabled}
+          recoveryCodesLeft={view.recoveryCodesLeft}
+          newRecoveryCodes={view.newRecoveryCodes}
+          problem={view.problem}
+        />
+        <PasskeysCard passkeys={view.passkeys} showStatus={!view.stepUp} problem={view.problem} />
+        {view.members ? <MembersCard members={view.members} problem={view.problem} /> : null}
         {view.invitations ? (
           <PendingInvitations invitations={view.invitations} problem={view.problem} />
         ) : null}
-        {view.serviceClients ? <ServiceClientsCard clients={view.serviceClients} /> : null}
+        {view.serviceClients ? (
+          <ServiceClientsCard clients={view.serviceClients} problem={view.problem} />
+        ) : null}
 
         <AccountConsole view={view.console} problem={view.problem} />
 

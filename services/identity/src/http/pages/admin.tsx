@@ -6,7 +6,8 @@
  */
 import { ROLES } from '../../accounts/roles.js';
 import { SCOPE_DESCRIPTIONS } from '../../service-clients/repository.js';
-import { ConfirmButton } from './confirm.js';
+import { ConfirmForm } from './confirm.js';
+import { type AccountProblem, SectionError } from './problem.js';
 
 export interface MemberItem {
   user_id: string;
@@ -21,10 +22,11 @@ export interface ServiceClientItem {
   scopes: string[];
 }
 
-export function MembersCard(props: { members: MemberItem[] }) {
+export function MembersCard(props: { members: MemberItem[]; problem: AccountProblem | null }) {
   return (
     <section aria-labelledby="members-title" id="members-card">
       <h2 id="members-title">Members</h2>
+      <SectionError problem={props.problem} section="members" />
       <p class="muted" id="member-removal-note">
         Removing a member ends, within a second, their sessions' access to this organization and their
         knowledge-base tokens for it; service clients belong to the organization and stay.
@@ -40,10 +42,11 @@ export function MembersCard(props: { members: MemberItem[] }) {
                 </option>
               ))}
             </select>{' '}
-            <ConfirmButton
-              label="Remove"
+            <ConfirmForm
+              summary="Remove…"
               wording={`${m.name} (${m.email}) will leave the organization and lose its access at once.`}
               button="Remove the member"
+              action={`/account/members/${encodeURIComponent(m.user_id)}/remove`}
               api={{
                 method: 'DELETE',
                 path: `/api/org/members/${encodeURIComponent(m.user_id)}`,
@@ -78,10 +81,11 @@ export function ServiceClientRow(props: { client: ServiceClientItem }) {
   return (
     <li data-row={client.id}>
       {client.name} · <code>{client.scopes.join(' ')}</code>{' '}
-      <ConfirmButton
-        label="Revoke"
+      <ConfirmForm
+        summary="Revoke…"
         wording={`Programs using the token of “${client.name}” are refused from now on.`}
         button="Revoke the service client"
+        action={`/account/service-clients/${encodeURIComponent(client.id)}/revoke`}
         api={{
           method: 'DELETE',
           path: `/api/service-clients/${encodeURIComponent(client.id)}`,
@@ -94,10 +98,11 @@ export function ServiceClientRow(props: { client: ServiceClientItem }) {
   );
 }
 
-export function ServiceClientsCard(props: { clients: ServiceClientItem[] }) {
+export function ServiceClientsCard(props: { clients: ServiceClientItem[]; problem: AccountProblem | null }) {
   return (
     <section aria-labelledby="clients-title" id="clients-card">
       <h2 id="clients-title">Service clients</h2>
+      <SectionError problem={props.problem} section="clients" />
       <ul id="client-list">
         {props.clients.map((client) => (
           <ServiceClientRow client={client} />

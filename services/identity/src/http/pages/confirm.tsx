@@ -2,8 +2,7 @@
  * @module http/pages/confirm
  * Destructive actions ask first. The page holds one `<dialog>` (Cancel is its default button and Escape
  * cancels); `client/lib/confirm.ts` opens it with the action's own wording before calling the API.
- * Actions that also have a form post keep a second step without script: a `<details>` that opens on the
- * form and its wording. The wording is in `data-confirm`, the dialog's button in `data-confirm-button`.
+ * Without script each one is a second step: a `<details>` that unfolds the form and its wording. The wording is in `data-confirm`, the dialog's button in `data-confirm-button`.
  */
 
 /** The page's one confirmation dialog, filled in by the script for each action. */
@@ -47,15 +46,6 @@ function apiAttributes(api: ApiCall, wording: string, button: string) {
     'data-status': api.status,
     'data-done': api.done,
   };
-}
-
-/** A destructive action of the script alone (its card needs script anyway). */
-export function ConfirmButton(props: { label: string; wording: string; button: string; api: ApiCall }) {
-  return (
-    <button type="button" class="secondary inline" {...apiAttributes(props.api, props.wording, props.button)}>
-      {props.label}
-    </button>
-  );
 }
 
 /** A destructive form post: a second step without script, the dialog and the API with it. */

@@ -4,7 +4,8 @@
  * of the 2FA card are on the page, one hidden, so `client/account.ts` switches between them after a call
  * without reloading; the passkey list is rebuilt from the API's answers.
  */
-import { ConfirmButton } from './confirm.js';
+import { ConfirmForm } from './confirm.js';
+import { type AccountProblem, SectionError } from './problem.js';
 
 export interface PasskeyItem {
   id: string;
@@ -15,10 +16,18 @@ export interface PasskeyItem {
 
 const codesLeft = (count: number) => `${count} recovery code${count === 1 ? '' : 's'} left`;
 
-export function TotpCard(props: { enabled: boolean; recoveryCodesLeft: number }) {
+export function TotpCard(props: {
+  enabled: boolean;
+  recoveryCodesLeft: number;
+  /** Codes a form post just made (without script), shown this once. */
+  newRecoveryCodes: string[] | null;
+  problem: AccountProblem | null;
+}) {
+  const codes = props.newRecoveryCodes ?? [];
   return (
     <section aria-labelledby="totp-title" id="totp-card">
       <h2 id="totp-title">Two-factor sign-in</h2>
+      <SectionError problem={props.problem} section="totp" />
       <div id="totp-on" hidden={!props.enabled}>
         <p>
           On. <span id="recovery-left">{codesLeft(props.recoveryCodesLeft)}</span>.
@@ -27,20 +36,30 @@ export function TotpCard(props: { enabled: boolean; recoveryCodesLeft: number })
           <summary>Turn off 2FA…</summary>
           <form
             id="totp-disable-form"
+            method="post"
+            action="/account/2fa/disable"
             data-confirm="Sign-ins will then need only your password (or a passkey). Your recovery codes stop working."
             data-confirm-button="Turn off 2FA"
           >
             <label for="totp-disable-code">Current code (or a recovery code) to turn it off</label>
-            <input id="totp-disable-code" type="text" autocomplete="one-time-code" maxlength={64} required />
+            <input
+              id="totp-disable-code"
+              name="code"
+              type="text"
+              autocomplete="one-time-code"
+              maxlength={64}
+              required
+            />
             <button type="submit" class="danger">
               Turn off 2FA
             </button>
           </form>
         </details>{' '}
-        <ConfirmButton
-          label="New recovery codes…"
+        <ConfirmForm
+          summary="New recovery codes…"
           wording="Your current recovery codes stop working at once; the new ones are shown once."
           button="Make new recovery codes"
+          action="/account/2fa/recovery-codes"
           api={{
             method: 'POST',
             path: '/api/auth/2fa/recovery-codes',
@@ -68,10 +87,14 @@ export function TotpCard(props: { enabled: boolean; recoveryCodesLeft: number })
           </form>
         </div>
       </div>
-      <div id="recovery" hidden>
+      <div id="recovery" hidden={codes.length === 0}>
         <h3>Recovery codes</h3>
         <p>Keep these somewhere safe: each works once, and they are not shown again.</p>
-        <ul id="recovery-codes" class="codes" />
+        <ul id="recovery-codes" class="codes">
+          {codes.map((code) => (
+            <li>{code}</li>
+          ))}
+        </ul>
       </div>
       <p id="totp-status" role="status" aria-live="polite" />
     </section>
@@ -86,10 +109,11 @@ export function PasskeyRow(props: { passkey: PasskeyItem }) {
       <span data-passkey-name>
         {passkey.name} ({passkey.aal})
       </span>{' '}
-      <ConfirmButton
-        label="Remove"
+      <ConfirmForm
+        summary="Remove…"
         wording={`The passkey “${passkey.name}” will no longer sign you in.`}
         button="Remove the passkey"
+        action={`/account/passkeys/${encodeURIComponent(passkey.id)}/remove`}
         api={{
           method: 'DELETE',
           path: `/api/auth/passkeys/${encodeURIComponent(passkey.id)}`,
@@ -102,10 +126,15 @@ export function PasskeyRow(props: { passkey: PasskeyItem }) {
   );
 }
 
-export function PasskeysCard(props: { passkeys: PasskeyItem[]; showStatus: boolean }) {
+export function PasskeysCard(props: {
+  passkeys: PasskeyItem[];
+  showStatus: boolean;
+  problem: AccountProblem | null;
+}) {
   return (
     <section aria-labelledby="passkeys-title" id="passkeys-card">
       <h2 id="passkeys-title">Passkeys</h2>
+      <SectionError problem={props.problem} section="passkeys" />
       <p id="passkey-none" hidden={props.passkeys.length > 0}>
         No passkeys yet.
       </p>

@@ -5,7 +5,15 @@
 import { FormError } from './frame.js';
 
 /** The forms of the page a failed post can point at. */
-export type AccountSection = 'profile' | 'password' | 'sessions' | 'invitations';
+export type AccountSection =
+  | 'profile'
+  | 'password'
+  | 'sessions'
+  | 'invitations'
+  | 'totp'
+  | 'passkeys'
+  | 'members'
+  | 'clients';
 
 /** A failed form post of the page: which form, what went wrong, and what was typed (never a password). */
 export interface AccountProblem {

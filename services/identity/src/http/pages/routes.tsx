@@ -36,6 +36,10 @@ const NOTICES: Record<string, string> = {
   password_changed: 'Password changed; your other sessions are signed out.',
   profile_saved: 'Name saved.',
   verification_sent: 'A verification link is on its way to your e-mail address.',
+  totp_disabled: '2FA is off: sign-ins need only your password (or a passkey).',
+  passkey_removed: 'Passkey removed.',
+  client_revoked: 'Service client revoked: its token no longer works.',
+  member_removed: 'The member is removed from the organization.',
 };
 
 export function registerPageRoutes(app: App, identity: IdentityContext) {
@@ -101,6 +105,8 @@ export async function accountPage(
   c: Context,
   problem?: AccountProblem,
   status: ContentfulStatusCode = 200,
+  /** New recovery codes a form post just made, shown this once. */
+  shown: { recoveryCodes?: string[] } = {},
 ) {
   const { db, assets } = identity;
   const session = await identity.currentSession(c);
@@ -139,6 +145,7 @@ export async function accountPage(
           invitations: admin && active ? await pendingInvitations(db, active.org_id) : null,
           notice: problem ? null : (NOTICES[c.req.query('notice') ?? ''] ?? null),
           problem: problem ?? null,
+          newRecoveryCodes: shown.recoveryCodes ?? null,
           console: {
             name: problem?.values?.name ?? user.name,
             email: user.email,
