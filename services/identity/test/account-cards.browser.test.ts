@@ -1,6 +1,6 @@
 /**
  * The account page's cards in a real browser (Debian's Chromium, driven by playwright-core): 2FA, recovery
- * codes, passkeys, service clients and sessions each change in place after their call (the page never
+ * codes, passkeys, service clients, invitations and sessions each change in place after their call (the page never
  * reloads), every destructive action asks first in the page's dialog (Cancel is the default and Escape
  * cancels), times show in the reader's locale, and axe-core finds no serious or critical violation with the
  * dialog open. WebAuthn needs a host name as RP id, so the service is served on http://localhost.
@@ -71,7 +71,7 @@ describe.runIf(hasChromium())('the account cards in the browser', () => {
     await stop?.();
   });
 
-  it('2FA, recovery codes, passkeys, service clients and sessions change in place, each removal confirmed first', {
+  it('2FA, recovery codes, passkeys, service clients, invitations and sessions change in place, each removal confirmed first', {
     timeout: 120_000,
   }, async () => {
     const address = email('cards');
@@ -187,10 +187,28 @@ describe.runIf(hasChromium())('the account cards in the browser', () => {
     await created.getByText('Revoke…').click();
     await dialog.getByRole('button', { name: 'Revoke the service client' }).click();
     await expect.poll(() => created.count(), { timeout: 10_000 }).toBe(0);
+    await expect(token.isVisible()).resolves.toBe(false);
     const me = await fetch(`${base}/api/service-clients/me`, {
       headers: { authorization: `Bearer ${secretToken}` },
     });
     expect(me.status).toBe(401);
+
+    // An invitation joins the table, is sent again, and is revoked after confirming.
+    const invitations = page.getByRole('region', { name: 'Invitations' });
+    const invitee = email('invitee');
+    await invitations.getByLabel('E-mail address to invite').fill(invitee);
+    await invitations.getByLabel('Role of the invitee').selectOption('reviewer');
+    await invitations.getByRole('button', { name: 'Send invitation' }).click();
+    const invited = invitations.getByRole('row', { name: new RegExp(`${invitee} reviewer`) });
+    await invited.waitFor({ timeout: 10_000 });
+    await expect(invitations.getByText('No pending invitations.').isVisible()).resolves.toBe(false);
+    await invited.getByRole('button', { name: 'Resend' }).click();
+    await invitations.getByText(/Invitation sent again/).waitFor();
+    await invited.getByText('Revoke…').click();
+    await dialog.getByRole('button', { name: 'Revoke the invitation' }).click();
+    await invitations.getByText('Invitation revoked: its link no longer works.').waitFor();
+    await expect(invited.count()).resolves.toBe(0);
+    await expect(invitations.getByText('No pending invitations.').isVisible()).resolves.toBe(true);
 
     // The other sessions end after confirming; their rows leave the table.
     const sessions = page.getByRole('region', { name: 'Sessions and devices' });
@@ -199,6 +217,7 @@ describe.runIf(hasChromium())('the account cards in the browser', () => {
     await dialog.getByRole('button', { name: 'Sign out all other sessions' }).click();
     await sessions.getByText('Your other sessions are signed out.').waitFor();
     await expect(sessions.locator('tr[data-session]').count()).resolves.toBe(1);
+    await expect(sessions.getByText('Sign out all other sessions…').count()).resolves.toBe(0);
     expect((await fetch(`${base}/api/session`, { headers: { cookie: other.cookie } })).status).toBe(401);
 
     expect(await notReloaded()).toBe(true);

@@ -75,7 +75,7 @@ describe.runIf(hasChromium())('onboarding by invitation and the account console 
     await adminPage.getByLabel('E-mail address to invite').fill(colleague);
     await adminPage.getByLabel('Role of the invitee').selectOption('reviewer');
     await adminPage.getByRole('button', { name: 'Send invitation' }).click();
-    await adminPage.getByText('Invitation sent.').waitFor();
+    await adminPage.getByText(`Invitation sent to ${colleague}.`).waitFor();
     const invitations = adminPage.getByRole('region', { name: 'Invitations' });
     await invitations.getByRole('cell', { name: colleague }).waitFor();
 

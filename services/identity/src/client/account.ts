@@ -8,9 +8,16 @@
 import { type Answer, messageOf, show, text, xv } from './lib/api.js';
 import { confirmFirst, wireConfirmedActions } from './lib/confirm.js';
 import { find, forEachMarked, inputText } from './lib/dom.js';
-import { localizeTimes } from './lib/local-time.js';
+import { localizeTimes, localTime } from './lib/local-time.js';
 import { wirePasskeyLogin } from './lib/passkey-login.js';
-import { element, memberRow, passkeyRow, serviceClientRow } from './lib/rows.js';
+import {
+  element,
+  type InvitationItem,
+  invitationRow,
+  memberRow,
+  passkeyRow,
+  serviceClientRow,
+} from './lib/rows.js';
 import { createPasskey } from './lib/webauthn.js';
 
 wirePasskeyLogin();
@@ -127,6 +134,9 @@ wireConfirmedActions({
     const list = marked.closest('[data-row]')?.parentElement;
     marked.closest('[data-row]')?.remove();
     if (list === passkeyList && passkeyList?.children.length === 0) setHidden('passkey-none', false);
+    if (list?.id === 'invitation-rows' && list.children.length === 0) showInvitations(false);
+    // A token shown once is no use once its client is revoked.
+    if (list?.id === 'client-list') setHidden('client-created', true);
     if (!document.querySelector('tr[data-session]:not([data-current])'))
       document.getElementById('sign-out-others')?.remove();
   },
@@ -227,4 +237,58 @@ onSubmit('client-form', 'client-status', async (form) => {
   setHidden('client-created', false);
   form.reset();
   show('client-status', `Service client “${name}” created.`);
+});
+
+// Invitations: a new one joins the table; sending again renews its link and expiry.
+function showInvitations(any: boolean) {
+  setHidden('invitation-table', !any);
+  setHidden('invitation-none', any);
+}
+
+/** The invitation of an answer, when it has the expected fields. */
+function invitationOf(answer: Answer): InvitationItem | null {
+  const invitation = answer.invitation;
+  if (typeof invitation !== 'object' || invitation === null) return null;
+  const fields = invitation as Answer;
+  const expires = Number(fields.expires_at);
+  return {
+    id: text(fields, 'id'),
+    email: text(fields, 'email'),
+    role: text(fields, 'role'),
+    expires_at: expires,
+  };
+}
+
+onSubmit('invite-form', 'invitations-status', async (form) => {
+  const role = find('invite-role', HTMLSelectElement)?.value;
+  const invitation = invitationOf(
+    await xv('/api/org/invitations', { email: inputText('invite-email'), role }),
+  );
+  if (!invitation) return;
+  const rows = find('invitation-rows', HTMLTableSectionElement);
+  // Inviting an address again replaces its pending invitation.
+  for (const row of rows?.querySelectorAll('tr[data-invitation]') ?? [])
+    if (row.firstElementChild?.textContent === invitation.email) row.remove();
+  rows?.append(invitationRow(invitation));
+  showInvitations(true);
+  form.reset();
+  show('invitations-status', `Invitation sent to ${invitation.email}.`);
+});
+
+document.addEventListener('submit', async (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.dataset.resend) return;
+  event.preventDefault();
+  try {
+    const answer = await xv(`/api/org/invitations/${encodeURIComponent(form.dataset.resend)}/resend`, {});
+    const invitation = invitationOf(answer);
+    const cell = form.closest('tr')?.querySelector('time')?.parentElement;
+    if (invitation && cell) cell.replaceChildren(localTime(invitation.expires_at));
+    show(
+      'invitations-status',
+      `Invitation sent again to ${invitation?.email ?? 'the invitee'}: the earlier link no longer works.`,
+    );
+  } catch (error) {
+    show('invitations-status', messageOf(error), true);
+  }
 });

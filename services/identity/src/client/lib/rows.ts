@@ -4,6 +4,8 @@
  * as the server's (pages/factors.tsx, pages/admin.tsx, pages/confirm.tsx): text only, never parsed HTML.
  */
 
+import { localTime } from './local-time.js';
+
 /** An element with text content (never parsed as HTML). */
 export function element<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -125,4 +127,44 @@ export function serviceClientRow(id: string, name: string, scopes: string[]): HT
       done: 'Service client revoked: its token no longer works.',
     }),
   );
+}
+
+export interface InvitationItem {
+  id: string;
+  email: string;
+  role: string;
+  expires_at: number;
+}
+
+/** A pending invitation's row (pages/invitation.tsx): address, role, expiry, resend and revoke. */
+export function invitationRow(invitation: InvitationItem): HTMLTableRowElement {
+  const row = document.createElement('tr');
+  row.dataset.invitation = invitation.id;
+  row.dataset.row = invitation.id;
+  const expires = document.createElement('td');
+  expires.append(localTime(invitation.expires_at));
+  const resend = document.createElement('form');
+  resend.method = 'post';
+  resend.action = `/account/invitations/${encodeURIComponent(invitation.id)}/resend`;
+  resend.className = 'inline';
+  resend.dataset.resend = invitation.id;
+  const again = element('button', 'Resend');
+  again.type = 'submit';
+  again.className = 'secondary inline';
+  resend.append(again);
+  const actions = document.createElement('td');
+  actions.append(
+    resend,
+    removal({
+      summary: 'Revoke…',
+      wording: `The link sent to ${invitation.email} will stop working.`,
+      button: 'Revoke the invitation',
+      action: `/account/invitations/${encodeURIComponent(invitation.id)}/revoke`,
+      path: `/api/org/invitations/${encodeURIComponent(invitation.id)}`,
+      status: 'invitations-status',
+      done: 'Invitation revoked: its link no longer works.',
+    }),
+  );
+  row.append(element('td', invitation.email), element('td', invitation.role), expires, actions);
+  return row;
 }

@@ -105,7 +105,7 @@ function Sessions(props: { view: ConsoleView; problem: AccountProblem | null }) 
         </tbody>
       </table>
       {others > 0 ? (
-        <p id="sign-out-others">
+        <div id="sign-out-others">
           <ConfirmForm
             summary="Sign out all other sessions…"
             wording={`${others} other session${others === 1 ? '' : 's'} will end at once; this one stays.`}
@@ -120,7 +120,7 @@ function Sessions(props: { view: ConsoleView; problem: AccountProblem | null }) 
             }}
             wide
           />
-        </p>
+        </div>
       ) : null}
       <p id="sessions-status" role="status" aria-live="polite" />
     </section>

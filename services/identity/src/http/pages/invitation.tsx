@@ -78,6 +78,7 @@ export function PendingInvitations(props: {
       <h2 id="invitations-title">Invitations</h2>
       <SectionError problem={props.problem} section="invitations" />
       <form
+        id="invite-form"
         method="post"
         action="/account/invitations"
         aria-describedby={failed ? 'invitations-error' : undefined}
@@ -102,53 +103,57 @@ export function PendingInvitations(props: {
         </select>
         <button type="submit">Send invitation</button>
       </form>
-      {props.invitations.length === 0 ? (
-        <p class="muted">No pending invitations.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span class="muted">Actions</span>
-              </th>
+      <p class="muted" id="invitation-none" hidden={props.invitations.length > 0}>
+        No pending invitations.
+      </p>
+      <table id="invitation-table" hidden={props.invitations.length === 0}>
+        <thead>
+          <tr>
+            <th scope="col">E-mail</th>
+            <th scope="col">Role</th>
+            <th scope="col">Expires</th>
+            <th scope="col">
+              <span class="muted">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody id="invitation-rows">
+          {props.invitations.map((invitation) => (
+            <tr data-invitation={invitation.id} data-row={invitation.id}>
+              <td>{invitation.email}</td>
+              <td>{invitation.role}</td>
+              <td>
+                <When at={invitation.expires_at} />
+              </td>
+              <td>
+                <form
+                  method="post"
+                  action={`/account/invitations/${invitation.id}/resend`}
+                  class="inline"
+                  data-resend={invitation.id}
+                >
+                  <button type="submit" class="secondary inline">
+                    Resend
+                  </button>
+                </form>
+                <ConfirmForm
+                  summary="Revoke…"
+                  wording={`The link sent to ${invitation.email} will stop working.`}
+                  button="Revoke the invitation"
+                  action={`/account/invitations/${invitation.id}/revoke`}
+                  api={{
+                    method: 'DELETE',
+                    path: `/api/org/invitations/${encodeURIComponent(invitation.id)}`,
+                    after: 'remove-row',
+                    status: 'invitations-status',
+                    done: 'Invitation revoked: its link no longer works.',
+                  }}
+                />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {props.invitations.map((invitation) => (
-              <tr data-invitation={invitation.id} data-row={invitation.id}>
-                <td>{invitation.email}</td>
-                <td>{invitation.role}</td>
-                <td>
-                  <When at={invitation.expires_at} />
-                </td>
-                <td>
-                  <form method="post" action={`/account/invitations/${invitation.id}/resend`} class="inline">
-                    <button type="submit" class="secondary inline">
-                      Resend
-                    </button>
-                  </form>
-                  <ConfirmForm
-                    summary="Revoke…"
-                    wording={`The link sent to ${invitation.email} will stop working.`}
-                    button="Revoke the invitation"
-                    action={`/account/invitations/${invitation.id}/revoke`}
-                    api={{
-                      method: 'DELETE',
-                      path: `/api/org/invitations/${encodeURIComponent(invitation.id)}`,
-                      after: 'remove-row',
-                      status: 'invitations-status',
-                      done: 'Invitation revoked: its link no longer works.',
-                    }}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+          ))}
+        </tbody>
+      </table>
       <p id="invitations-status" role="status" aria-live="polite" />
     </section>
   );
