@@ -225,4 +225,33 @@ describe.runIf(hasChromium())('the account cards in the browser', () => {
     await shoot(page, 'account-after');
     await context.close();
   });
+
+  it('the sign-in, registration and reset pages, a failed reset post among them, pass axe with the viewer in the header', {
+    timeout: 60_000,
+  }, async () => {
+    const person = await signUp(base, {
+      email: email('axe'),
+      password: 'secret1',
+      name: 'Axel',
+      orgName: 'Axe Inc',
+    });
+    const context = await browser.newContext({ bypassCSP: true });
+    const [name, value] = person.cookie.split(';')[0]!.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: base }]);
+    const page = await context.newPage();
+    for (const path of ['/login', '/register', '/password-reset', '/dev/outbox']) {
+      await page.goto(`${base}${path}`);
+      await expect(page.locator('header .person').textContent(), path).resolves.toBe('Axel');
+      expect(await axeViolations(page), path).toEqual([]);
+    }
+    // A failed post answers with the page: the error announced, the address kept.
+    await page.goto(`${base}/password-reset`);
+    await page.getByLabel('Your e-mail address').fill('x@y');
+    await page.getByRole('button', { name: 'Send me a link' }).click();
+    await page.getByRole('alert').waitFor();
+    await expect(page.getByLabel('Your e-mail address').inputValue()).resolves.toBe('x@y');
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot(page, 'reset-error');
+    await context.close();
+  });
 });
