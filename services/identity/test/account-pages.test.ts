@@ -202,6 +202,41 @@ describeEachDatabase('account pages and password reset in every realm', (target)
     expect(await html(wrongAccount)).toMatch(/<p class="error" role="alert" id="form-error">/);
   });
 
+  it("sign-in and registration keep the spec's 303 and still give back what was typed, never the password", async () => {
+    const ann = await signUpAdmin(svc.url, { email: email('typed') });
+    const address = ann.session.user.email;
+    const failed = await postForm(svc, '/api/auth/login', { email: address, password: 'typed-secret' });
+    expect(location(failed)).toBe('/login?error=1');
+    const kept = failed.headers.getSetCookie().find((line) => line.startsWith('xv_typed_login='))!;
+    expect(kept).toMatch(/Path=\/login/);
+    expect(kept).toMatch(/HttpOnly/);
+    expect(decodeURIComponent(kept)).not.toContain('typed-secret');
+    const cookie = kept.split(';')[0]!;
+    const again = await svc.fetch('/login?error=1', { headers: { cookie } });
+    expect(await again.text()).toContain(`value="${address}"`);
+    // Read once: the page clears it.
+    expect(again.headers.getSetCookie().some((line) => /^xv_typed_login=;.*Max-Age=0/.test(line))).toBe(true);
+
+    const taken = await postForm(svc, '/api/auth/register', {
+      email: address,
+      password: 'typed-secret',
+      name: 'Twice',
+      orgName: 'Twice Inc',
+    });
+    expect(location(taken)).toBe('/register?error=exists');
+    const registerCookie = taken.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('xv_typed_register='))!;
+    expect(decodeURIComponent(registerCookie)).not.toContain('typed-secret');
+    const form = await (
+      await svc.fetch('/register?error=exists', { headers: { cookie: registerCookie.split(';')[0]! } })
+    ).text();
+    expect(form).toContain(`value="${address}"`);
+    expect(form).toContain('value="Twice"');
+    expect(form).toContain('value="Twice Inc"');
+    expect(form).toMatch(/role="alert"[^>]*>An account with this e-mail address already exists/);
+  });
+
   it('a reset request over the limit answers with the page and a 429', async () => {
     const strict = await startIdentity(await target.open('identity'), {
       XV_IDENTITY_REGISTRATIONS_PER_IP_HOUR: '1',

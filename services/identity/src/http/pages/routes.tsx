@@ -19,7 +19,7 @@ import { securityLog } from '../../self-service/security-log.js';
 import { listServiceClients } from '../../service-clients/repository.js';
 import { isLevel, meetsLevel } from '../../sessions/assurance.js';
 import type { IdentityContext } from '../context.js';
-import { withQuery } from '../forms.js';
+import { takeTyped, withQuery } from '../forms.js';
 import { safeRedirect } from '../redirects.js';
 import { sendPage } from '../respond.js';
 import { AccountPage, type AccountProblem } from './account.js';
@@ -52,10 +52,12 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
     const aal = c.req.query('aal');
     const realm = c.req.query('realm');
     const session = await identity.currentSession(c);
+    const typed = takeTyped(c, 'login', '/login');
     return sendPage(
       identity,
       c,
       <LoginPage
+        email={typed.email}
         error={c.req.query('error')}
         redirect={redirectOf(c.req.query('redirect'))}
         aal={isLevel(aal) ? aal : null}
@@ -73,7 +75,8 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
   });
 
   app.get('/register', (c) => {
-    const email = c.req.query('email');
+    const typed = takeTyped(c, 'register', '/register');
+    const email = c.req.query('email') ?? typed.email;
     return sendPage(
       identity,
       c,
@@ -81,6 +84,8 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
         error={c.req.query('error')}
         redirect={redirectOf(c.req.query('redirect'))}
         email={email && email.length <= 254 ? email : null}
+        name={typed.name}
+        orgName={typed.orgName}
         assets={assets}
       />,
     );

@@ -31,6 +31,8 @@ const LEVEL_NAMES: Record<string, string> = {
 };
 
 export function LoginPage(props: {
+  /** The address typed before a failed attempt. */
+  email?: string | undefined;
   error?: string | undefined;
   redirect: string | null;
   aal: string | null;
@@ -66,7 +68,14 @@ export function LoginPage(props: {
           aria-describedby={props.error ? 'form-error' : undefined}
         >
           <label for="email">E-mail address</label>
-          <input id="email" name="email" type="email" autocomplete="username webauthn" required />
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autocomplete="username webauthn"
+            value={props.email || undefined}
+            required
+          />
           <label for="password">Password</label>
           <input id="password" name="password" type="password" autocomplete="current-password" required />
           {props.redirect ? <input type="hidden" name="redirect" value={props.redirect} /> : null}
@@ -129,6 +138,9 @@ export function RegisterPage(props: {
   /** Where to go once the account exists (an invitation link), and the address it was sent to. */
   redirect?: string | null;
   email?: string | null;
+  /** What was typed before a failed attempt. */
+  name?: string | undefined;
+  orgName?: string | undefined;
   assets: ClientAssets;
 }) {
   const invited = props.redirect?.startsWith('/invitations/') ?? false;
@@ -146,7 +158,15 @@ export function RegisterPage(props: {
         />
         <form method="post" action="/api/auth/register">
           <label for="name">Your name</label>
-          <input id="name" name="name" type="text" autocomplete="name" maxlength={200} required />
+          <input
+            id="name"
+            name="name"
+            type="text"
+            autocomplete="name"
+            maxlength={200}
+            value={props.name || undefined}
+            required
+          />
           <label for="email">E-mail address</label>
           <input
             id="email"
@@ -176,6 +196,7 @@ export function RegisterPage(props: {
                 type="text"
                 autocomplete="organization"
                 maxlength={200}
+                value={props.orgName || undefined}
                 required
               />
             </>
