@@ -115,6 +115,8 @@ describe.runIf(hasChromium())('the account cards in the browser', () => {
     await expect.poll(() => page.locator('#recovery-codes li').count(), { timeout: 10_000 }).toBe(10);
     await expect(page.locator('#totp-on').isVisible()).resolves.toBe(true);
     await expect(page.locator('#recovery-left').textContent()).resolves.toBe('10 recovery codes left');
+    // With a second factor, changes ask for a fresh proof: the password box goes.
+    await expect(page.locator('#factor-password-card').isVisible()).resolves.toBe(false);
     expect(await notReloaded()).toBe(true);
 
     // Authenticator changes now need a recent AAL2: sign in again with a code.

@@ -94,6 +94,8 @@ onSubmit('totp-enable-form', 'totp-status', async (form) => {
   showRecoveryCodes(await xv('/api/auth/2fa/enable', { code: inputText('totp-code') }));
   form.reset();
   setHidden('totp-enrol', true);
+  // The account has a second factor now: further changes ask for a fresh proof, not the password.
+  setHidden('factor-password-card', true);
   show(
     'totp-status',
     '2FA is on. Keep these recovery codes somewhere safe: each works once. Your next verification uses a code from the app.',
@@ -120,6 +122,7 @@ find('passkey-add', HTMLButtonElement)?.addEventListener('click', async () => {
     const result = await createPasskey(inputText('passkey-name') || undefined, factorPassword());
     passkeyList?.append(passkeyRow(text(result, 'id'), text(result, 'name'), text(result, 'aal')));
     setHidden('passkey-none', true);
+    setHidden('factor-password-card', true);
     const name = find('passkey-name', HTMLInputElement);
     if (name) name.value = '';
     show('passkey-status', `Passkey added (${text(result, 'aal')}).`);

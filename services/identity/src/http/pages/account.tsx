@@ -211,7 +211,7 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
             will be asked for one when needed.
           </p>
         ) : (
-          <section aria-labelledby="factor-password-title">
+          <section aria-labelledby="factor-password-title" id="factor-password-card">
             <h2 id="factor-password-title">Confirm it is you</h2>
             <p>Your account has no second factor yet: enter your password to add one (2FA or a passkey).</p>
             <label for="factor-password">Your password</label>
