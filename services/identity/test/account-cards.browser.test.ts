@@ -176,6 +176,12 @@ describe.runIf(hasChromium())('the account cards in the browser', () => {
     await dialog.getByRole('button', { name: 'Turn off 2FA' }).click();
     await page.getByRole('button', { name: 'Set up 2FA' }).waitFor({ timeout: 10_000 });
     await expect(page.locator('#totp-on').isVisible()).resolves.toBe(false);
+    // The security log shows it too, as the newest entry, with this browser as the device.
+    const newest = page.locator('#security-log tr').first();
+    await expect
+      .poll(() => newest.textContent(), { timeout: 10_000 })
+      .toMatch(/2FA turned off.*Chrome on Linux/);
+    await expect(newest.locator('time').textContent()).resolves.not.toMatch(/UTC$/);
 
     // A service client: its token shown once, then revoked after confirming, and refused from then on.
     const clients = page.getByRole('region', { name: 'Service clients' });

@@ -379,6 +379,7 @@ describeEachDatabase('account pages and password reset in every realm', (target)
     expect(events.every((event: { at: number }) => event.at >= now - SECURITY_LOG_RETENTION.maxAgeMs)).toBe(
       true,
     );
+    expect(events[0]).toMatchObject({ kind: 'password_changed', device: 'Unknown device' });
   });
 
   it('signing in and failing are logged for the realm account that was tried', async () => {

@@ -16,6 +16,8 @@ import {
   invitationRow,
   memberRow,
   passkeyRow,
+  type SecurityLogItem,
+  securityLogRow,
   serviceClientRow,
 } from './lib/rows.js';
 import { createPasskey } from './lib/webauthn.js';
@@ -48,6 +50,22 @@ function onSubmit(formId: string, statusId: string, action: (form: HTMLFormEleme
       show(statusId, messageOf(error), true);
     }
   });
+}
+
+/** The page's log shows the newest entries, as the server rendered it. */
+const LOG_ENTRIES = 20;
+
+/** Rebuilds the security log from the API after a change, so it shows what was just done. */
+async function refreshSecurityLog() {
+  const body = find('security-log', HTMLTableSectionElement);
+  if (!body) return;
+  try {
+    const { events } = await xv('/api/account/security-log', undefined, 'GET');
+    if (!Array.isArray(events)) return;
+    body.replaceChildren(...(events as SecurityLogItem[]).slice(0, LOG_ENTRIES).map(securityLogRow));
+  } catch {
+    // The log stays as it was; the change itself succeeded.
+  }
 }
 
 const setHidden = (id: string, hidden: boolean) => {
@@ -100,6 +118,7 @@ onSubmit('totp-enable-form', 'totp-status', async (form) => {
     'totp-status',
     '2FA is on. Keep these recovery codes somewhere safe: each works once. Your next verification uses a code from the app.',
   );
+  void refreshSecurityLog();
   offerContinue();
 });
 
@@ -113,6 +132,7 @@ onSubmit('totp-disable-form', 'totp-status', async (form) => {
   showTotpState(false, 0);
   if (totpStart) totpStart.hidden = false;
   show('totp-status', '2FA is off: sign-ins need only your password (or a passkey).');
+  void refreshSecurityLog();
 });
 
 // Passkeys.
@@ -126,29 +146,33 @@ find('passkey-add', HTMLButtonElement)?.addEventListener('click', async () => {
     const name = find('passkey-name', HTMLInputElement);
     if (name) name.value = '';
     show('passkey-status', `Passkey added (${text(result, 'aal')}).`);
+    void refreshSecurityLog();
   } catch (error) {
     show('passkey-status', messageOf(error), true);
   }
 });
 
 // Destructive actions, once confirmed.
-wireConfirmedActions({
-  'remove-row': (marked) => {
-    const list = marked.closest('[data-row]')?.parentElement;
-    marked.closest('[data-row]')?.remove();
-    if (list === passkeyList && passkeyList?.children.length === 0) setHidden('passkey-none', false);
-    if (list?.id === 'invitation-rows' && list.children.length === 0) showInvitations(false);
-    // A token shown once is no use once its client is revoked.
-    if (list?.id === 'client-list') setHidden('client-created', true);
-    if (!document.querySelector('tr[data-session]:not([data-current])'))
+wireConfirmedActions(
+  {
+    'remove-row': (marked) => {
+      const list = marked.closest('[data-row]')?.parentElement;
+      marked.closest('[data-row]')?.remove();
+      if (list === passkeyList && passkeyList?.children.length === 0) setHidden('passkey-none', false);
+      if (list?.id === 'invitation-rows' && list.children.length === 0) showInvitations(false);
+      // A token shown once is no use once its client is revoked.
+      if (list?.id === 'client-list') setHidden('client-created', true);
+      if (!document.querySelector('tr[data-session]:not([data-current])'))
+        document.getElementById('sign-out-others')?.remove();
+    },
+    'sessions-others': () => {
+      for (const row of document.querySelectorAll('tr[data-session]:not([data-current])')) row.remove();
       document.getElementById('sign-out-others')?.remove();
+    },
+    'recovery-codes': (_marked, answer) => showRecoveryCodes(answer),
   },
-  'sessions-others': () => {
-    for (const row of document.querySelectorAll('tr[data-session]:not([data-current])')) row.remove();
-    document.getElementById('sign-out-others')?.remove();
-  },
-  'recovery-codes': (_marked, answer) => showRecoveryCodes(answer),
-});
+  () => void refreshSecurityLog(),
+);
 
 // Organizations and their settings.
 forEachMarked('data-switch-org', HTMLButtonElement, (button, orgId) =>

@@ -7,7 +7,7 @@
  * | POST   /api/account/password                  | `{current_password, new_password}` → `{ok, ended}`; other sessions end |
  * | POST   /api/account/profile                   | `{name}` → `{ok, name}` |
  * | POST   /api/account/email/verification        | e-mails an address-check link → `{ok}` |
- * | GET    /api/account/security-log              | → `{events}` |
+ * | GET    /api/account/security-log              | → `{events}` (each with a short `device` name) |
  * The account page's forms post to `/account/…` with the same effects and come back with a 303; a failed
  * form post answers with the account page, the error next to its form (4xx).
  */
@@ -22,6 +22,7 @@ import { recordSecurityEvent, securityLog } from '../self-service/security-log.j
 import { issueAccountToken } from '../self-service/tokens.js';
 import type { IdentityContext } from './context.js';
 import { readForm } from './forms.js';
+import { deviceName } from './pages/console.js';
 import type { AccountSection } from './pages/problem.js';
 import { accountPage } from './pages/routes.js';
 import { type FormError, withFormErrors } from './respond.js';
@@ -117,6 +118,7 @@ const securityLogRoute = createRoute({
             address: z.string().nullable(),
             user_agent: z.string().nullable(),
             detail: z.string().nullable(),
+            device: z.string(),
           }),
         ),
       }),
@@ -198,7 +200,11 @@ export function registerAccountRoutes(app: App, identity: IdentityContext) {
   });
   app.openapi(securityLogRoute, async (c) => {
     const { session } = await signedIn(c);
-    return c.json({ events: await securityLog(db, session.userId) }, 200);
+    const events = await securityLog(db, session.userId);
+    return c.json(
+      { events: events.map((event) => ({ ...event, device: deviceName(event.user_agent) })) },
+      200,
+    );
   });
 
   // The account page's forms: the same effects, a 303 back to the page; a failure answers with the page,

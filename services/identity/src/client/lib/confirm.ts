@@ -31,7 +31,7 @@ export type AfterCall = (element: HTMLElement, answer: Answer) => void;
  * Runs every marked action of the page, rows added later included. A `<details>` (the second step
  * without script) opens the dialog from its summary instead of unfolding.
  */
-export function wireConfirmedActions(after: Record<string, AfterCall>) {
+export function wireConfirmedActions(after: Record<string, AfterCall>, afterAny?: () => void) {
   document.addEventListener('click', async (event) => {
     const target = event.target instanceof Element ? event.target : null;
     const summary = target?.closest('summary');
@@ -50,6 +50,7 @@ export function wireConfirmedActions(after: Record<string, AfterCall>) {
       const answer = await xv(apiPath, apiMethod === 'POST' ? {} : undefined, apiMethod);
       after[element.dataset.after ?? '']?.(element, answer);
       show(status, element.dataset.done ?? 'Done.');
+      afterAny?.();
     } catch (error) {
       show(status, messageOf(error), true);
     }

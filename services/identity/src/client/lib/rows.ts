@@ -168,3 +168,31 @@ export function invitationRow(invitation: InvitationItem): HTMLTableRowElement {
   row.append(element('td', invitation.email), element('td', invitation.role), expires, actions);
   return row;
 }
+
+export interface SecurityLogItem {
+  kind: string;
+  label: string;
+  at: number;
+  address: string | null;
+  user_agent: string | null;
+  detail: string | null;
+  device: string;
+}
+
+/** One entry of the security log (pages/console.tsx). */
+export function securityLogRow(event: SecurityLogItem): HTMLTableRowElement {
+  const row = document.createElement('tr');
+  row.dataset.event = event.kind;
+  const when = document.createElement('td');
+  when.append(localTime(event.at));
+  const what = element('td', event.label);
+  if (event.detail) {
+    const detail = element('span', ` (${event.detail})`);
+    detail.className = 'muted';
+    what.append(detail);
+  }
+  const device = element('td', event.device);
+  device.title = event.user_agent ?? '';
+  row.append(when, what, element('td', event.address ?? 'unknown'), device);
+  return row;
+}

@@ -218,7 +218,7 @@ export function AccountConsole(props: { view: ConsoleView; problem: AccountProbl
                 <th scope="col">Device</th>
               </tr>
             </thead>
-            <tbody>
+            <tbody id="security-log">
               {view.events.map((event) => (
                 <tr data-event={event.kind}>
                   <td>
