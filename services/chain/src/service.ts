@@ -38,7 +38,8 @@ export const chainService = defineService<ChainTables>()({
     await relayer.start();
     onClose(() => relayer.stop());
     const deployment = await resolveEasDeployment(wallet, config, logger);
-    const eas = deployment && new EasGateway(deployment, wallet.client, wallet.account.address, relayer.calls);
+    const eas =
+      deployment && new EasGateway(deployment, wallet.client, wallet.account.address, relayer.calls);
     await registerRoutes(app, {
       relayer,
       eas,

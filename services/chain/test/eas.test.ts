@@ -11,15 +11,7 @@ import { ANVIL_CHAIN_ID, DEV_EAS_ADDRESS, DEV_EAS_DEPLOYER, DEV_SCHEMA_REGISTRY_
 import { type DevChain, startDevChain, startRelayer, TEST_RELAYER_TOKEN } from '@xv/chain/testing';
 import type { Database } from '@xv/platform';
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
-import {
-  createPublicClient,
-  encodeAbiParameters,
-  type Hex,
-  http,
-  parseSignature,
-  zeroAddress,
-  zeroHash,
-} from 'viem';
+import { createPublicClient, type Hex, http, parseSignature, zeroAddress, zeroHash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, expect, it } from 'vitest';
 import { bearer } from './helpers.js';
@@ -75,9 +67,9 @@ describeEachDatabase('EAS on the dev chain', (target) => {
 
   it('refuses schema registrations and attestations without the relayer credential', async () => {
     expect((await post('/api/eas/schemas', { schema: SCHEMA }, null)).status).toBe(401);
-    expect((await post('/api/eas/schemas', { schema: SCHEMA }, 'xvc_wrong-token-0123456789abcdef')).status).toBe(
-      401,
-    );
+    expect(
+      (await post('/api/eas/schemas', { schema: SCHEMA }, 'xvc_wrong-token-0123456789abcdef')).status,
+    ).toBe(401);
     expect((await post('/api/eas/attestations', {}, null)).status).toBe(401);
   });
 
@@ -121,7 +113,11 @@ describeEachDatabase('EAS on the dev chain', (target) => {
     const response = await post('/api/eas/attestations', request);
     expect(response.status).toBe(201);
     const recorded = await response.json();
-    expect(recorded).toMatchObject({ attester: attester.address, chainId: ANVIL_CHAIN_ID, eas: DEV_EAS_ADDRESS });
+    expect(recorded).toMatchObject({
+      attester: attester.address,
+      chainId: ANVIL_CHAIN_ID,
+      eas: DEV_EAS_ADDRESS,
+    });
 
     const eas = new EAS(DEV_EAS_ADDRESS);
     eas.connect(new JsonRpcProvider(chain.rpcUrl));
@@ -177,7 +173,12 @@ describeEachDatabase('EAS on the dev chain', (target) => {
     };
     const signature = parseSignature(
       await attester.signTypedData({
-        domain: { name: 'EAS', version: '1.4.0', chainId: ANVIL_CHAIN_ID, verifyingContract: DEV_EAS_ADDRESS },
+        domain: {
+          name: 'EAS',
+          version: '1.4.0',
+          chainId: ANVIL_CHAIN_ID,
+          verifyingContract: DEV_EAS_ADDRESS,
+        },
         types: DELEGATED_ATTEST_TYPES,
         primaryType: 'Attest',
         message,

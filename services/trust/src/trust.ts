@@ -9,7 +9,7 @@ import { ChainReader } from './anchoring/chain-check.js';
 import { ReceiptAnchors } from './anchoring/receipt-anchors.js';
 import { RelayerClient } from './anchoring/relayer-client.js';
 import { Attestations } from './attestations/attestations.js';
-import type { EasDomainConfig } from './attestations/eas.js';
+import { EasChain } from './attestations/eas-chain.js';
 import type { TrustTables } from './db.js';
 import { IssuerDirectory } from './issuers/directory.js';
 import { PublishedKeys } from './issuers/published-keys.js';
@@ -30,7 +30,6 @@ export interface TrustOptions {
   identityUrl: string;
   relayer: { url: string; token: string };
   chainRpcUrl: string;
-  eas: EasDomainConfig;
   inputLimitBytes: number;
   /** Immediate anchors per organization and UTC day. */
   anchorDailyBudget: number;
@@ -46,9 +45,10 @@ export function createTrust(o: TrustOptions) {
   const signing = new SigningPool({ threads: o.signingThreads });
   const directory = new IssuerDirectory({ identityUrl: o.identityUrl, trustUrl: o.trustUrl, demo: o.demo });
   const publishedKeys = new PublishedKeys(keyring, o.demo);
+  const relayer = new RelayerClient(o.relayer);
   const anchors = new ReceiptAnchors({
     db,
-    relayer: new RelayerClient(o.relayer),
+    relayer,
     budget: new AnchorBudget(db, o.anchorDailyBudget),
     chain: new ChainReader(o.chainRpcUrl),
   });
@@ -64,7 +64,8 @@ export function createTrust(o: TrustOptions) {
   });
   const policy = new SealPolicy({ directory, demo: o.demo });
   const sealing = new Sealing({ policy, receipts, anchors });
-  const attestations = new Attestations({ db, keyring, publishedKeys, trustUrl: o.trustUrl, eas: o.eas });
+  const eas = new EasChain({ relayer, rpcUrl: o.chainRpcUrl });
+  const attestations = new Attestations({ db, keyring, publishedKeys, trustUrl: o.trustUrl, eas });
   return {
     keyring,
     publishedKeys,

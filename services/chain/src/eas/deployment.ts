@@ -9,7 +9,7 @@
  * - else: none, and the EAS routes answer `eas_not_configured`.
  */
 import { type Logger, SettingsError } from '@xv/platform';
-import { createTestClient, createWalletClient, type Hex, http, parseEther, type PublicClient } from 'viem';
+import { createTestClient, createWalletClient, type Hex, http, type PublicClient, parseEther } from 'viem';
 import type { RelayerWallet } from '../relayer/wallet.js';
 import {
   DEV_EAS_ADDRESS,
@@ -109,7 +109,10 @@ async function deployOnDevChain(client: PublicClient, rpcUrl: string, logger: Lo
         );
     }
     await waitForCode(client, step.address);
-    logger.info({ address: step.address }, `${step.artifact === easArtifact ? 'EAS' : 'SchemaRegistry'} deployed`);
+    logger.info(
+      { address: step.address },
+      `${step.artifact === easArtifact ? 'EAS' : 'SchemaRegistry'} deployed`,
+    );
   }
 }
 

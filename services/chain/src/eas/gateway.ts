@@ -63,10 +63,17 @@ export class EasGateway {
   async registerSchema(schema: string, revocable: boolean): Promise<SchemaRegistration> {
     const uid = registrySchemaUid(schema, revocable);
     if (await this.isRegistered(uid)) return { uid, txHash: null };
-    const call = { abi: schemaRegistryArtifact.abi, functionName: 'register', args: [schema, zeroAddress, revocable] };
+    const call = {
+      abi: schemaRegistryArtifact.abi,
+      functionName: 'register',
+      args: [schema, zeroAddress, revocable],
+    };
     try {
       await this.simulate(this.deployment.schemaRegistry, call);
-      const receipt = await this.calls.send({ to: this.deployment.schemaRegistry, data: encodeFunctionData(call) });
+      const receipt = await this.calls.send({
+        to: this.deployment.schemaRegistry,
+        data: encodeFunctionData(call),
+      });
       return { uid, txHash: receipt.transactionHash };
     } catch (error) {
       // Registered by another caller in the meantime (`AlreadyExists`): it is there, as asked.
@@ -100,7 +107,12 @@ export class EasGateway {
     const receipt = await this.calls.send({ to: this.deployment.eas, data: encodeFunctionData(call) });
     for (const log of receipt.logs) {
       if (log.address.toLowerCase() !== this.deployment.eas.toLowerCase()) continue;
-      const event = decodeEventLog({ abi: easArtifact.abi, data: log.data, topics: log.topics, strict: false });
+      const event = decodeEventLog({
+        abi: easArtifact.abi,
+        data: log.data,
+        topics: log.topics,
+        strict: false,
+      });
       if (event.eventName !== 'Attested') continue;
       const { uid } = event.args as unknown as { uid: Hex };
       return {

@@ -50,7 +50,8 @@ const easRoute = createRoute({
 const schemaRoute = createRoute({
   method: 'post',
   path: '/api/eas/schemas',
-  summary: 'Register a schema in the SchemaRegistry (no resolver); answers with the existing one when present',
+  summary:
+    'Register a schema in the SchemaRegistry (no resolver); answers with the existing one when present',
   ...bearer,
   request: {
     body: jsonBody(z.object({ schema: z.string().min(1).max(2000), revocable: z.boolean().default(true) })),

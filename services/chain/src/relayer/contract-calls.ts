@@ -14,7 +14,7 @@ import {
   ExecutionRevertedError,
   type Hex,
   type TransactionReceipt,
-} from "viem";
+} from 'viem';
 import { errors } from '../errors.js';
 import type { Funds } from './funds.js';
 import type { Nonces } from './nonces.js';
@@ -57,7 +57,8 @@ export class ContractCalls {
       });
     });
     const receipt = await client.waitForTransactionReceipt({ hash: txHash, timeout: RECEIPT_TIMEOUT_MS });
-    if (receipt.status !== 'success') throw errors.eas_call_rejected('The transaction was mined but reverted.');
+    if (receipt.status !== 'success')
+      throw errors.eas_call_rejected('The transaction was mined but reverted.');
     return receipt;
   }
 }
@@ -65,8 +66,9 @@ export class ContractCalls {
 export function isRevert(error: unknown): boolean {
   return (
     error instanceof BaseError &&
-    error.walk((cause) => cause instanceof ContractFunctionRevertedError || cause instanceof ExecutionRevertedError) !==
-      null
+    error.walk(
+      (cause) => cause instanceof ContractFunctionRevertedError || cause instanceof ExecutionRevertedError,
+    ) !== null
   );
 }
 

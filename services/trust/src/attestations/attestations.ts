@@ -6,6 +6,7 @@
  */
 import { newId } from '@xv/platform';
 import { type Hex, verifyTypedData } from 'viem';
+import type { RelayedAttestation } from '../anchoring/relayer-client.js';
 import { contentBytes, sha256, taggedHash } from '../crypto/canonical.js';
 import type { TrustDb } from '../db.js';
 import { errors } from '../errors.js';
@@ -17,7 +18,9 @@ import {
   type UnpublishedKey,
 } from '../issuers/published-keys.js';
 import type { Keyring } from '../keys/keyring.js';
-import { type EasDomainConfig, type SignedOffchainAttestation, signOffchainAttestation } from './eas.js';
+import { attestationData, type SignedOffchainAttestation, signOffchainAttestation } from './eas.js';
+import type { EasChain } from './eas-chain.js';
+import { recipientOf } from './subjects.js';
 
 export interface AttestationResult {
   attestationId: string;
@@ -28,6 +31,8 @@ export interface AttestationResult {
   attester: Hex;
   issuerId: string;
   attestation: SignedOffchainAttestation;
+  /** The same attestation made on chain, when asked for (`onchain: true`). */
+  onchain?: RelayedAttestation;
 }
 
 export interface AttestationVerification {
@@ -46,21 +51,27 @@ export class Attestations {
       db: TrustDb;
       keyring: Keyring;
       publishedKeys: PublishedKeys;
-      eas: EasDomainConfig;
+      eas: EasChain;
       trustUrl: string;
     },
   ) {}
 
+  /**
+   * Signs an off-chain attestation and, with `onchain`, has the same content attested on
+   * chain first (so a refusal there leaves nothing half made).
+   */
   async issue(
     issuer: Issuer,
-    input: { schema: string; subject: string; claim: unknown },
+    input: { schema: string; subject: string; claim: unknown; onchain?: boolean },
   ): Promise<AttestationResult> {
+    const recipient = recipientOf(input.subject);
     const claimDigest = sha256(contentBytes(input.claim));
+    const content = { recipient, data: attestationData(input.schema, input.subject, claimDigest) };
+    const domain = await this.o.eas.domain();
     const key = await this.o.keyring.signingKey(issuer);
-    const { signed, signature } = await signOffchainAttestation(key.secp256k1, this.o.eas, {
-      schema: input.schema,
-      subject: input.subject,
-      claimDigest,
+    const onchain = input.onchain ? await this.o.eas.attest(key.secp256k1, content) : undefined;
+    const { signed, signature } = await signOffchainAttestation(key.secp256k1, domain, {
+      ...content,
       time: new Date(),
     });
     const attestationId = newId('att');
@@ -77,6 +88,7 @@ export class Attestations {
         uid: signed.uid,
         attester: key.ethAddress,
         signed: JSON.stringify(signed),
+        onchain: onchain ? JSON.stringify(onchain) : null,
         created_at: Date.now(),
       })
       .execute();
@@ -89,6 +101,7 @@ export class Attestations {
       attester: key.ethAddress,
       issuerId: issuer.orgId,
       attestation: signed,
+      ...(onchain ? { onchain } : {}),
     };
   }
 
@@ -113,7 +126,8 @@ export class Attestations {
       },
       signature: `${r}${s.slice(2)}${v.toString(16).padStart(2, '0')}` as Hex,
     }).catch(() => false);
-    return { row, attestation, ...(await this.issuerCheck(row, attestation, signatureValid)) };
+    const onchain = row.onchain ? (JSON.parse(row.onchain) as RelayedAttestation) : undefined;
+    return { row, attestation, onchain, ...(await this.issuerCheck(row, attestation, signatureValid)) };
   }
 
   private async issuerCheck(
