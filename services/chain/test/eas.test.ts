@@ -7,11 +7,26 @@ import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ANVIL_CHAIN_ID, DEV_EAS_ADDRESS, DEV_EAS_DEPLOYER, DEV_SCHEMA_REGISTRY_ADDRESS } from '@xv/chain';
+import {
+  ANVIL_CHAIN_ID,
+  ANVIL_DEV_PRIVATE_KEY,
+  DEV_EAS_ADDRESS,
+  DEV_EAS_DEPLOYER,
+  DEV_SCHEMA_REGISTRY_ADDRESS,
+} from '@xv/chain';
 import { type DevChain, startDevChain, startRelayer, TEST_RELAYER_TOKEN } from '@xv/chain/testing';
 import type { Database } from '@xv/platform';
 import { describeEachDatabase, type RunningService } from '@xv/platform/testing';
-import { createPublicClient, type Hex, http, parseSignature, zeroAddress, zeroHash } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  type Hex,
+  http,
+  parseSignature,
+  zeroAddress,
+  zeroHash,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, expect, it } from 'vitest';
 import { bearer } from './helpers.js';
@@ -228,5 +243,72 @@ describeEachDatabase('EAS on a dev chain that keeps its state', (target) => {
     const relayer = await startRelayer(await target.open('chain_state_b'), { rpcUrl: second.rpcUrl });
     expect((await (await relayer.fetch('/api/eas')).json()).eas).toBe(DEV_EAS_ADDRESS);
     expect(await client.getTransactionCount({ address: DEV_EAS_DEPLOYER.address })).toBe(2);
+  });
+});
+
+describeEachDatabase('EAS on another chain', (target) => {
+  const OTHER_CHAIN_ID = 4242;
+  let chain: DevChain;
+  const env = (extra: Record<string, string> = {}) => ({
+    XV_CHAIN_PRIVATE_KEY: ANVIL_DEV_PRIVATE_KEY,
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    chain = await startDevChain({ chainId: OTHER_CHAIN_ID });
+  });
+
+  it('deploys nothing there: without XV_CHAIN_EAS_ADDRESS the EAS routes answer eas_not_configured', async () => {
+    const relayer = await startRelayer(await target.open('chain_other_a'), {
+      rpcUrl: chain.rpcUrl,
+      env: env(),
+    });
+    const response = await relayer.fetch('/api/eas');
+    expect(response.status).toBe(503);
+    expect((await response.json()).error).toBe('eas_not_configured');
+    expect(
+      await createPublicClient({ transport: http(chain.rpcUrl) }).getCode({ address: DEV_EAS_ADDRESS }),
+    ).toBe(undefined);
+  });
+
+  it('uses the contracts XV_CHAIN_EAS_ADDRESS names, and refuses a wrong or empty address at start', async () => {
+    const deployer = createWalletClient({
+      account: privateKeyToAccount(ANVIL_DEV_PRIVATE_KEY),
+      transport: http(chain.rpcUrl),
+    });
+    const client = createPublicClient({ transport: http(chain.rpcUrl) });
+    const deploy = async (artifact: string, args: unknown[]) => {
+      const { abi, bytecode } = require(
+        `@ethereum-attestation-service/eas-contracts/artifacts/contracts/${artifact}.sol/${artifact}.json`,
+      );
+      const hash = await deployer.deployContract({ abi, bytecode, args, chain: null });
+      return (await client.waitForTransactionReceipt({ hash })).contractAddress as Hex;
+    };
+    const registry = await deploy('SchemaRegistry', []);
+    const easAddress = await deploy('EAS', [registry]);
+
+    const relayer = await startRelayer(await target.open('chain_other_b'), {
+      rpcUrl: chain.rpcUrl,
+      env: env({ XV_CHAIN_EAS_ADDRESS: easAddress, XV_CHAIN_SCHEMA_REGISTRY_ADDRESS: registry }),
+    });
+    expect(await (await relayer.fetch('/api/eas')).json()).toEqual({
+      chainId: OTHER_CHAIN_ID,
+      eas: getAddress(easAddress),
+      schemaRegistry: getAddress(registry),
+      version: '1.4.0',
+    });
+
+    await expect(
+      startRelayer(await target.open('chain_other_c'), {
+        rpcUrl: chain.rpcUrl,
+        env: env({ XV_CHAIN_EAS_ADDRESS: easAddress, XV_CHAIN_SCHEMA_REGISTRY_ADDRESS: easAddress }),
+      }),
+    ).rejects.toThrow(/XV_CHAIN_SCHEMA_REGISTRY_ADDRESS/);
+    await expect(
+      startRelayer(await target.open('chain_other_d'), {
+        rpcUrl: chain.rpcUrl,
+        env: env({ XV_CHAIN_EAS_ADDRESS: '0x000000000000000000000000000000000000dEaD' }),
+      }),
+    ).rejects.toThrow(/XV_CHAIN_EAS_ADDRESS/);
   });
 });

@@ -9,7 +9,15 @@
  * - else: none, and the EAS routes answer `eas_not_configured`.
  */
 import { type Logger, SettingsError } from '@xv/platform';
-import { createTestClient, createWalletClient, type Hex, http, type PublicClient, parseEther } from 'viem';
+import {
+  createTestClient,
+  createWalletClient,
+  getAddress,
+  type Hex,
+  http,
+  type PublicClient,
+  parseEther,
+} from 'viem';
 import type { RelayerWallet } from '../relayer/wallet.js';
 import {
   DEV_EAS_ADDRESS,
@@ -54,7 +62,7 @@ export async function resolveEasDeployment(
 }
 
 async function configuredDeployment(wallet: RelayerWallet, settings: EasSettings): Promise<EasDeployment> {
-  const eas = settings.easAddress as Hex;
+  const eas = getAddress(settings.easAddress as string);
   if (!(await hasCode(wallet.client, eas)))
     throw new SettingsError([
       { env: 'XV_CHAIN_EAS_ADDRESS', message: `no contract at ${eas} on chain ${wallet.chainId}` },

@@ -24,8 +24,10 @@ afterAll(async () => {
   for (const chain of chains.splice(0)) await chain.stop();
 });
 
-/** A throw-away chain; with `stateDir`, one whose state survives a restart on the same folder. */
-export async function startDevChain(options: { stateDir?: string } = {}): Promise<DevChain> {
+/** A throw-away chain (id 31337 unless told); with `stateDir`, one whose state survives a restart on the same folder. */
+export async function startDevChain(
+  options: { stateDir?: string; chainId?: number } = {},
+): Promise<DevChain> {
   const port = await freePort();
   const child = spawnDevChain({ port, ...options });
   const rpcUrl = `http://127.0.0.1:${port}`;
