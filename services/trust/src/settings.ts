@@ -15,7 +15,10 @@ export const trustSettings = {
     secret: true,
   }),
   chainRpcUrl: setting('XV_CHAIN_RPC_URL', httpUrl().default('http://127.0.0.1:8545')),
-  /** Immediate (single-transaction) anchors per organization and UTC day; public anchors are batched. */
+  /**
+   * Immediate transactions (single-transaction anchors and on-chain attestations) per organization
+   * and UTC day; public anchors are batched.
+   */
   anchorDailyBudget: setting(
     'XV_TRUST_ANCHOR_DAILY_BUDGET',
     z.coerce.number().int().min(0).max(1_000_000).default(100),

@@ -31,7 +31,7 @@ export interface TrustOptions {
   relayer: { url: string; token: string };
   chainRpcUrl: string;
   inputLimitBytes: number;
-  /** Immediate anchors per organization and UTC day. */
+  /** Immediate transactions (anchors, on-chain attestations) per organization and UTC day. */
   anchorDailyBudget: number;
   /** Worker threads that make the seal signatures. */
   signingThreads: number;
@@ -46,10 +46,11 @@ export function createTrust(o: TrustOptions) {
   const directory = new IssuerDirectory({ identityUrl: o.identityUrl, trustUrl: o.trustUrl, demo: o.demo });
   const publishedKeys = new PublishedKeys(keyring, o.demo);
   const relayer = new RelayerClient(o.relayer);
+  const budget = new AnchorBudget(db, o.anchorDailyBudget);
   const anchors = new ReceiptAnchors({
     db,
     relayer,
-    budget: new AnchorBudget(db, o.anchorDailyBudget),
+    budget,
     chain: new ChainReader(o.chainRpcUrl),
   });
   const receipts = new Receipts({
@@ -65,7 +66,7 @@ export function createTrust(o: TrustOptions) {
   const policy = new SealPolicy({ directory, demo: o.demo });
   const sealing = new Sealing({ policy, receipts, anchors });
   const eas = new EasChain({ relayer, rpcUrl: o.chainRpcUrl });
-  const attestations = new Attestations({ db, keyring, publishedKeys, trustUrl: o.trustUrl, eas });
+  const attestations = new Attestations({ db, keyring, publishedKeys, trustUrl: o.trustUrl, eas, budget });
   return {
     keyring,
     publishedKeys,

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { describeEachDatabase } from '@xv/platform/testing';
 import canonicalize from 'canonicalize';
-import { zeroAddress } from 'viem';
+import { createPublicClient, http, zeroAddress } from 'viem';
 import { beforeAll, expect, it } from 'vitest';
 import { newOrganization, type PublishedKey, postJson, startTrustStack, type TrustStack } from './helpers.js';
 
@@ -128,5 +128,56 @@ describeEachDatabase('EAS SDK against the dev chain', (target) => {
     const uids = results.map((result) => result.onchain.uid);
     expect(new Set(uids).size).toBe(3);
     for (const uid of uids) expect((await eas.getAttestation(uid)).attester).toBe(key.ethAddress);
+  });
+
+  it('on-chain attestations drain the relayer: past the daily budget of immediate transactions they are 429', async () => {
+    const budgeted = await stack.startTrust({ XV_TRUST_ANCHOR_DAILY_BUDGET: '2' });
+    const owner = await newOrganization(stack, 'Acme Budget');
+    const relayer = (await (await stack.relayer.fetch('/api/relayer')).json()).address;
+    const sent = () =>
+      createPublicClient({ transport: http(stack.chain.rpcUrl) }).getTransactionCount({ address: relayer });
+    const onchain = (claim: unknown) =>
+      postJson(
+        budgeted,
+        '/api/attestation',
+        { schema: 'https://schemas.xv.test/kyc', subject: 'usr_1', claim, onchain: true },
+        { cookie: owner.cookie },
+      );
+    expect((await onchain(1)).status).toBe(200);
+    expect((await onchain(2)).status).toBe(200);
+    const before = await sent();
+    const refused = await onchain(3);
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error).toBe('anchor_budget_exhausted');
+    expect(await sent()).toBe(before);
+    // Off chain costs the relayer nothing: it goes on.
+    const offchain = await postJson(
+      budgeted,
+      '/api/attestation',
+      { schema: 'https://schemas.xv.test/kyc', subject: 'usr_1', claim: 4 },
+      { cookie: owner.cookie },
+    );
+    expect(offchain.status).toBe(200);
+  });
+
+  it('an on-chain attestation the relayer could not send gives its transaction back to the budget', async () => {
+    const budgeted = await stack.startTrust({ XV_TRUST_ANCHOR_DAILY_BUDGET: '1' });
+    const owner = await newOrganization(stack, 'Acme Refund');
+    const relayer = (await (await stack.relayer.fetch('/api/relayer')).json()).address;
+    const client = createPublicClient({ transport: http(stack.chain.rpcUrl) });
+    const funds = await client.getBalance({ address: relayer });
+    const body = { schema: 'https://schemas.xv.test/kyc', subject: 'usr_1', claim: 1, onchain: true };
+    const attest = () => postJson(budgeted, '/api/attestation', body, { cookie: owner.cookie });
+
+    await stack.chain.rpc('anvil_setBalance', [relayer, '0x0']);
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // the relayer reads its balance once a second
+    const refused = await attest();
+    expect(refused.status).toBe(503);
+    expect((await refused.json()).error).toBe('relayer_low_balance');
+
+    await stack.chain.rpc('anvil_setBalance', [relayer, `0x${funds.toString(16)}`]);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await attest()).status).toBe(200);
+    expect((await attest()).status).toBe(429);
   });
 });

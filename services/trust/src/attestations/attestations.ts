@@ -4,8 +4,10 @@
  * rule of every verification: the EIP-712 signature recovers to the address of a key
  * the organization published, and the attestation is dated inside that key's window.
  */
-import { newId } from '@xv/platform';
+import { AppError, newId } from '@xv/platform';
 import { type Hex, verifyTypedData } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import type { AnchorBudget } from '../anchoring/budget.js';
 import type { RelayedAttestation } from '../anchoring/relayer-client.js';
 import { contentBytes, sha256, taggedHash } from '../crypto/canonical.js';
 import type { TrustDb } from '../db.js';
@@ -18,9 +20,17 @@ import {
   type UnpublishedKey,
 } from '../issuers/published-keys.js';
 import type { Keyring } from '../keys/keyring.js';
-import { attestationData, type SignedOffchainAttestation, signOffchainAttestation } from './eas.js';
+import {
+  type AttestationContent,
+  attestationData,
+  type SignedOffchainAttestation,
+  signOffchainAttestation,
+} from './eas.js';
 import type { EasChain } from './eas-chain.js';
 import { recipientOf } from './subjects.js';
+
+/** Answers after which no transaction went out. */
+const NOTHING_SENT = new Set(['relayer_low_balance', 'eas_unavailable', 'onchain_attestation_rejected']);
 
 export interface AttestationResult {
   attestationId: string;
@@ -52,6 +62,7 @@ export class Attestations {
       keyring: Keyring;
       publishedKeys: PublishedKeys;
       eas: EasChain;
+      budget: AnchorBudget;
       trustUrl: string;
     },
   ) {}
@@ -69,7 +80,7 @@ export class Attestations {
     const content = { recipient, data: attestationData(input.schema, input.subject, claimDigest) };
     const domain = await this.o.eas.domain();
     const key = await this.o.keyring.signingKey(issuer);
-    const onchain = input.onchain ? await this.o.eas.attest(key.secp256k1, content) : undefined;
+    const onchain = input.onchain ? await this.attestOnchain(issuer, key.secp256k1, content) : undefined;
     const { signed, signature } = await signOffchainAttestation(key.secp256k1, domain, {
       ...content,
       time: new Date(),
@@ -103,6 +114,27 @@ export class Attestations {
       attestation: signed,
       ...(onchain ? { onchain } : {}),
     };
+  }
+
+  /**
+   * An on-chain attestation is a transaction the relayer pays for: it spends one of the
+   * organization's immediate transactions of the day (shared with immediate anchors), given
+   * back when the relayer sent nothing.
+   */
+  private async attestOnchain(issuer: Issuer, signer: PrivateKeyAccount, content: AttestationContent) {
+    await this.o.budget.spend(issuer.orgId).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'anchor_budget_exhausted')
+        throw errors.anchor_budget_exhausted(
+          "The organization's immediate transactions for today (UTC), anchors and on-chain attestations, are spent; attest off chain until tomorrow.",
+        );
+      throw error;
+    });
+    try {
+      return await this.o.eas.attest(signer, content);
+    } catch (error) {
+      if (error instanceof AppError && NOTHING_SENT.has(error.code)) await this.o.budget.refund(issuer.orgId);
+      throw error;
+    }
   }
 
   async find(attestationId: string) {
