@@ -20,10 +20,11 @@ import type { Logger } from '../logger.js';
 import type { ServiceName } from '../services.js';
 import type { PlatformSettings } from '../settings/platform.js';
 import { type CspVariables, contentSecurityPolicy, cspNonce } from './csp.js';
-import { csrfProtection } from './csrf.js';
+import { csrfProtection, sameSiteOnly } from './csrf.js';
 import { renderDocsPage } from './docs-page.js';
 import { createHttpMetrics } from './metrics.js';
 import { serviceOrigins, sharedDomainSources } from './origins.js';
+import { languageSwitch, themeSwitch } from './preferences.js';
 
 export interface AppVariables extends CspVariables {
   requestId: string;
@@ -131,6 +132,17 @@ export function createApp(options: CreateAppOptions) {
     servers: [{ url: settings.services[service].url }],
   };
   app.doc31('/openapi.json', documentConfig);
+  app.get('/lang', languageSwitch(settings.sharedDomain));
+  // Another site could otherwise flip a visitor's theme (a nuisance, not a breach): same-site only.
+  app.post(
+    '/theme',
+    sameSiteOnly({
+      sharedDomain: settings.sharedDomain,
+      ownOrigin,
+      allowedOrigins: serviceOrigins(settings.services),
+    }),
+    themeSwitch(settings.sharedDomain),
+  );
   app.get('/docs', (c) => c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig), cspNonce(c))));
 
   app.notFound((c) => errorResponse(platformErrors.not_found(), c));

@@ -1,6 +1,7 @@
 /**
  * @module http/credentials/wallet
- * | POST /api/did/offer                          | session | `{type|types, org_id, pin}` | credential offer |
+ * | POST /api/did/offer                          | session | `{type|types, org_id, pin}` | credential offer (by value and by reference) |
+ * | GET  /api/oid4vci/offers/{reference}         | none (the reference is the secret) | | the offer document, once (then 410) |
  * | GET  /.well-known/openid-credential-issuer   | none    | | credential issuer metadata |
  * | GET  /.well-known/oauth-authorization-server | none    | | authorization server metadata |
  * | POST /api/oid4vci/token                      | none    | form or JSON: `grant_type*`, `pre-authorized_code*`, `tx_code` | wallet token response |
@@ -26,6 +27,7 @@ import {
   authorizationServerMetadata,
   type CredentialOfferResult,
   type Credentials,
+  credentialErrors,
   credentialIssuerMetadata,
   invalidRequest,
   invalidToken,
@@ -57,6 +59,7 @@ const offerRoute = createRoute({
       z.object({
         offer: z.record(z.string(), z.unknown()),
         offerUri: z.string(),
+        offerUriByReference: z.string(),
         txCode: z.string().optional(),
         expiresAt: z.number().int(),
       }),
@@ -66,6 +69,22 @@ const offerRoute = createRoute({
     403: jsonErrorResponse('Not a member or not an admin'),
   },
 });
+
+const offerDocumentRoute = createRoute({
+  method: 'get',
+  path: '/api/oid4vci/offers/{reference}',
+  summary:
+    "A credential offer by reference (the wallet's credential_offer_uri): served once, until it expires",
+  request: { params: z.object({ reference: z.string().max(128) }) },
+  responses: {
+    200: jsonResponse('The credential offer', z.record(z.string(), z.unknown())),
+    404: jsonErrorResponse('No such offer'),
+    410: jsonErrorResponse('Already fetched, or expired'),
+  },
+});
+
+/** What `newSecretToken('xof')` makes: 256 random bits. */
+const OFFER_REFERENCE = /^xof_[A-Za-z0-9_-]{43}$/;
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -154,6 +173,12 @@ export async function registerWalletRoutes(app: App, identity: IdentityContext, 
     });
     c.header('Cache-Control', 'no-store');
     return c.json(offer, 200);
+  });
+
+  app.openapi(offerDocumentRoute, async (c) => {
+    const { reference } = c.req.valid('param');
+    if (!OFFER_REFERENCE.test(reference)) throw credentialErrors.offer_not_found();
+    return c.json(await credentials.wallet.takeOfferDocument(reference), 200, NO_STORE);
   });
 
   app.get('/.well-known/openid-credential-issuer', (c) => {
