@@ -148,6 +148,30 @@ describeEachDatabase('EAS on the dev chain', (target) => {
     expect((await post('/api/eas/attestations', request)).status).toBe(422);
   });
 
+  it('describes the EAS routes in its OpenAPI document', async () => {
+    const response = await relayer.fetch('/openapi.json');
+    expect(response.status).toBe(200);
+    const { paths } = await response.json();
+    expect(Object.keys(paths)).toEqual(
+      expect.arrayContaining(['/api/eas', '/api/eas/schemas', '/api/eas/attestations']),
+    );
+  });
+
+  it('refuses a forged attestation with a mixed-case address as the contract would, not as a chain failure', async () => {
+    const response = await post('/api/eas/attestations', {
+      schema: `0x${'Ab'.repeat(32)}`,
+      recipient: '0x37C235C6BaCcdA6FB2CFcfDF26ebbaedAcBC6BfD',
+      revocable: true,
+      refUID: zeroHash,
+      data: '0xC0FFEE',
+      attester: '0x37C235C6BaCcdA6FB2CFcfDF26ebbaedAcBC6BfD',
+      deadline: '18446744073709551615',
+      signature: { v: 255, r: `0x${'Ff'.repeat(32)}`, s: zeroHash },
+    });
+    expect(response.status).toBe(422);
+    expect((await response.json()).error).toBe('eas_call_rejected');
+  });
+
   it('answers a malformed attestation request with 400', async () => {
     for (const body of [{ schema: '0x12' }, { schema: zeroHash, recipient: 'nobody' }]) {
       expect((await post('/api/eas/attestations', body)).status).toBe(400);

@@ -11,6 +11,7 @@ import {
   decodeEventLog,
   encodeFunctionData,
   encodePacked,
+  getAddress,
   type Hex,
   keccak256,
   type PublicClient,
@@ -119,7 +120,7 @@ export class EasGateway {
         uid,
         txHash: receipt.transactionHash,
         blockNumber: Number(receipt.blockNumber),
-        attester: request.attester,
+        attester: getAddress(request.attester),
       };
     }
     throw errors.eas_call_rejected('The attestation transaction emitted no Attested event.');

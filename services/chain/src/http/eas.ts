@@ -14,21 +14,22 @@ import type { EasGateway } from '../eas/gateway.js';
 import { errors } from '../errors.js';
 import { chainCall, requireToken } from './anchors.js';
 
+/** Hex of a fixed length, lowercased: an address's letter case is a checksum viem would enforce. */
 const hex = (bytes: number) =>
   z
     .string()
     .regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`), `must be 0x followed by ${bytes * 2} hex digits`)
-    .transform((value) => value as Hex);
+    .transform((value) => value.toLowerCase() as Hex);
 const HexBytes = z
   .string()
   .max(20_000)
   .regex(/^0x(?:[0-9a-fA-F]{2})*$/, 'must be 0x followed by whole bytes in hex')
-  .transform((value) => value as Hex);
+  .transform((value) => value.toLowerCase() as Hex);
+/** A uint64 as a decimal string (JSON numbers lose precision past 2^53). */
 const Uint64 = z
   .string()
   .regex(/^[0-9]{1,20}$/, 'must be a whole number, as a string')
-  .transform((value) => BigInt(value))
-  .refine((value) => value < 2n ** 64n, 'must fit in 64 bits');
+  .refine((value) => BigInt(value) < 2n ** 64n, 'must fit in 64 bits');
 
 const bearer = { security: [{ relayerToken: [] }] };
 
@@ -74,7 +75,7 @@ const attestationRoute = createRoute({
       z.object({
         schema: hex(32),
         recipient: hex(20),
-        expirationTime: Uint64.default(0n),
+        expirationTime: Uint64.default('0'),
         revocable: z.boolean(),
         refUID: hex(32),
         data: HexBytes,
@@ -123,7 +124,13 @@ export function registerEasApi(app: App, options: { eas: EasGateway | undefined;
   app.openapi(attestationRoute, async (c) => {
     const request = c.req.valid('json');
     const eas = gateway();
-    const recorded = await chainCall(() => eas.attestByDelegation(request));
+    const recorded = await chainCall(() =>
+      eas.attestByDelegation({
+        ...request,
+        expirationTime: BigInt(request.expirationTime),
+        deadline: BigInt(request.deadline),
+      }),
+    );
     return c.json({ ...recorded, chainId: eas.deployment.chainId, eas: eas.deployment.eas }, 201);
   });
 }
