@@ -28,6 +28,7 @@ import { createMailer } from './mail/mailer.js';
 import { sealPlaintextTotpSecrets } from './mfa/totp.js';
 import { migrations } from './migrations/index.js';
 import { RevocationEpoch } from './revocations/epoch.js';
+import { sweepSecurityLog } from './self-service/security-log.js';
 import { SessionStore } from './sessions/store.js';
 import { identitySettings } from './settings.js';
 import { createLimiters, createSignInThrottle } from './sign-in/limiters.js';
@@ -55,7 +56,10 @@ export const identityService = defineService<Tables>()({
       },
       revocations,
     );
-    const sweep = setInterval(() => void sessions.sweepExpired().catch(() => {}), 10 * 60_000);
+    const sweep = setInterval(() => {
+      void sessions.sweepExpired().catch(() => {});
+      void sweepSecurityLog(db).catch(() => {});
+    }, 10 * 60_000);
     sweep.unref();
     ctx.onClose(() => clearInterval(sweep));
     const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom });

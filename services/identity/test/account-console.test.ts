@@ -93,16 +93,15 @@ describeEachDatabase('the account console', (target) => {
       ann.cookie,
     );
     expect(wrong.status).toBe(403);
-    expect(
-      (
-        await postForm(
-          svc,
-          '/account/password',
-          { current_password: 'guess', new_password: 'newpass1' },
-          ann.cookie,
-        )
-      ).headers.get('location'),
-    ).toContain('password_wrong');
+    // The form's post answers with the page, the error next to the password form.
+    const wrongForm = await postForm(
+      svc,
+      '/account/password',
+      { current_password: 'guess', new_password: 'newpass1' },
+      ann.cookie,
+    );
+    expect(wrongForm.status).toBe(403);
+    expect(await wrongForm.text()).toMatch(/<p class="error" role="alert" id="password-error">[^<]*password/);
     expect(await signInFrom(ann, FIREFOX, 'newpass1')).toBeNull();
     expect(await alive(other)).toBe(true);
 
@@ -130,8 +129,10 @@ describeEachDatabase('the account console', (target) => {
     );
     const path = await mailedPath(svc, address, '/password-reset/');
     expect((await svc.fetch(path)).status).toBe(200);
-    // A too-short password keeps the link good.
-    expect(location(await postForm(svc, path, { password: 'x' }))).toBe(`${path}?error=1`);
+    // A too-short password answers with the form and its error, and keeps the link good.
+    const short = await postForm(svc, path, { password: 'x' });
+    expect(short.status).toBe(400);
+    expect(await short.text()).toContain('role="alert"');
     expect((await postForm(svc, path, { password: 'reset-1' })).status).toBe(200);
     expect(await alive(ann.cookie)).toBe(false);
     expect((await signIn(svc.url, address, 'reset-1')).cookie).toMatch(/^xv_session=/);

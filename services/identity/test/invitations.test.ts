@@ -238,7 +238,9 @@ describeEachDatabase('invitations', (target) => {
     expect(posted.status).toBe(303);
     const html = await (await svc.fetch('/account', { headers: { cookie: admin.cookie } })).text();
     expect(html).toContain(address);
-    expect(html).toMatch(/<details class="confirm"><summary>Revoke…<\/summary>/);
+    expect(html).toMatch(
+      /<details class="confirm"[^>]*data-confirm="The link sent to [^"]+ will stop working\."[^>]*><summary>Revoke…<\/summary>/,
+    );
     const cross = await svc.fetch('/account/invitations', {
       method: 'POST',
       headers: {

@@ -2,7 +2,7 @@
  * Onboarding and the account console in a real browser (Debian's Chromium, driven by playwright-core), with no
  * SMTP server: an admin invites a colleague from the account page, the e-mail is read in the development
  * outbox, the colleague creates an account through the link and joins; then forgets the password and resets it
- * through an e-mailed link, and signs out another session after confirming.
+ * through an e-mailed link, and signs out another session after confirming in the page's dialog.
  */
 import { openDatabase } from '@xv/platform';
 import { listen } from '@xv/platform/http';
@@ -75,7 +75,7 @@ describe.runIf(hasChromium())('onboarding by invitation and the account console 
     await adminPage.getByLabel('E-mail address to invite').fill(colleague);
     await adminPage.getByLabel('Role of the invitee').selectOption('reviewer');
     await adminPage.getByRole('button', { name: 'Send invitation' }).click();
-    await adminPage.getByText('Invitation sent.').waitFor();
+    await adminPage.getByText(`Invitation sent to ${colleague}.`).waitFor();
     const invitations = adminPage.getByRole('region', { name: 'Invitations' });
     await invitations.getByRole('cell', { name: colleague }).waitFor();
 
@@ -125,8 +125,12 @@ describe.runIf(hasChromium())('onboarding by invitation and the account console 
     await page.reload();
     const sessions = page.getByRole('region', { name: 'Sessions and devices' });
     await sessions.getByText('Sign out…').click();
-    await sessions.getByRole('button', { name: 'Sign out this session' }).click();
-    await page.waitForURL(/notice=session_ended/);
+    // The confirmation names the device; it ends the other session without reloading this page.
+    const dialog = page.getByRole('dialog', { name: 'Sign out this session?' });
+    await expect(dialog.getByText(/will be signed out at once/).count()).resolves.toBe(1);
+    await dialog.getByRole('button', { name: 'Sign out this session' }).click();
+    await sessions.getByText('That session is signed out.').waitFor();
+    await expect(sessions.getByText('Sign out…').count()).resolves.toBe(0);
     await other.reload();
     await other.waitForURL(/\/login/);
     const log = page.getByRole('region', { name: 'Security log' });

@@ -12,6 +12,7 @@ export * from './cookies.js';
 export * from './cors.js';
 export * from './csp.js';
 export * from './csrf.js';
+export * from './forms.js';
 export * from './guard.js';
 export * from './internal.js';
 export * from './openapi.js';

@@ -1,9 +1,10 @@
 /**
  * @module pages/i18n
  * Translation inside page components: `useT(messages)` in the page's language
- * (chosen per request by `requestLocale`, http/language.ts), and `LocalTime`.
+ * (chosen per request by `requestLocale`, http/preferences.ts), `LocalTime`, and
+ * `richText` for a sentence with elements inside.
  */
-import { useContext } from 'hono/jsx';
+import { type Child, useContext } from 'hono/jsx';
 import {
   type Catalogue,
   DEFAULT_LOCALE,
@@ -39,4 +40,18 @@ export function LocalTime(props: { value: number | string | Date; style?: 'date'
       {formatDate(date, locale, style, 'UTC')}
     </time>
   );
+}
+
+const PLACEHOLDER = /(\{\w+\})/;
+
+/**
+ * A message whose `{name}` placeholders are elements (a link, a date, code), so a
+ * sentence keeps them wherever its language puts them. The text around them
+ * stays text, escaped as usual; a placeholder without a part is left as written.
+ */
+export function richText(message: string, parts: Record<string, Child>): Child[] {
+  return message.split(PLACEHOLDER).map((piece) => {
+    const name = piece.startsWith('{') && piece.endsWith('}') ? piece.slice(1, -1) : undefined;
+    return name !== undefined && Object.hasOwn(parts, name) ? parts[name] : piece;
+  });
 }

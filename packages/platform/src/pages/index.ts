@@ -4,6 +4,7 @@
  * service's browser code bundled from `src/client/` and served with hashed names.
  */
 export * from '../i18n.js';
+export { shellMessages } from '../messages/index.js';
 export * from './assets.js';
 export * from './i18n.js';
 export * from './layout.js';

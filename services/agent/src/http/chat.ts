@@ -2,10 +2,20 @@
  * @module http/chat
  * `POST /api/chat {message, route}`: streams the answer (`text/plain;
  * charset=utf-8`) once the session's turn comes. The body is read by hand: the
- * spec wants 400 for any body that is not JSON, whatever its content type.
+ * spec wants 400 for any body that is not JSON, whatever its content type. The
+ * agent's own words in an answer are in the sender's language (`xv_lang`, else
+ * `Accept-Language`, else English).
  */
 import { platformErrors, type RateLimiter } from '@xv/platform';
-import { type App, createRoute, jsonErrorResponse, limitByIp, type SsoClient, z } from '@xv/platform/http';
+import {
+  type App,
+  createRoute,
+  jsonErrorResponse,
+  limitByIp,
+  requestLocale,
+  type SsoClient,
+  z,
+} from '@xv/platform/http';
 import type { Context } from 'hono';
 import type { Conversations } from '../chat/conversations.js';
 import type { ChatRequest } from '../chat/turn.js';
@@ -124,5 +134,6 @@ async function readChatRequest(c: Context, maxChars: number): Promise<ChatReques
   }
   if (parsed.data.message.length > maxChars)
     throw errors.message_too_long(`A message has at most ${maxChars} characters.`);
-  return { message: parsed.data.message, route: parsed.data.route };
+  // The agent's own words in the answer (without a model, its labels) follow the sender's language.
+  return { message: parsed.data.message, route: parsed.data.route, locale: requestLocale(c) };
 }

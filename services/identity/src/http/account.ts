@@ -7,11 +7,11 @@
  * | POST   /api/account/password                  | `{current_password, new_password}` → `{ok, ended}`; other sessions end |
  * | POST   /api/account/profile                   | `{name}` → `{ok, name}` |
  * | POST   /api/account/email/verification        | e-mails an address-check link → `{ok}` |
- * | GET    /api/account/security-log              | → `{events}` |
- * The account page's forms post to `/account/…` with the same effects and come back with a 303.
+ * | GET    /api/account/security-log              | → `{events}` (each with a short `device` name) |
+ * The account page's forms post to `/account/…` with the same effects and come back with a 303; a failed
+ * form post answers with the account page, the error next to its form (4xx).
  */
 
-import { AppError } from '@xv/platform';
 import { type App, createRoute, jsonBody, jsonErrorResponse, jsonResponse, z } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.js';
@@ -22,6 +22,10 @@ import { recordSecurityEvent, securityLog } from '../self-service/security-log.j
 import { issueAccountToken } from '../self-service/tokens.js';
 import type { IdentityContext } from './context.js';
 import { readForm } from './forms.js';
+import { deviceName } from './pages/console.js';
+import type { AccountSection } from './pages/problem.js';
+import { accountPage } from './pages/routes.js';
+import { type FormError, withFormErrors } from './respond.js';
 import { requestOrigin } from './sign-in.js';
 
 const signedInErrors = { 401: jsonErrorResponse('Not signed in') };
@@ -114,6 +118,7 @@ const securityLogRoute = createRoute({
             address: z.string().nullable(),
             user_agent: z.string().nullable(),
             detail: z.string().nullable(),
+            device: z.string(),
           }),
         ),
       }),
@@ -195,43 +200,89 @@ export function registerAccountRoutes(app: App, identity: IdentityContext) {
   });
   app.openapi(securityLogRoute, async (c) => {
     const { session } = await signedIn(c);
-    return c.json({ events: await securityLog(db, session.userId) }, 200);
+    const events = await securityLog(db, session.userId);
+    return c.json(
+      { events: events.map((event) => ({ ...event, device: deviceName(event.user_agent) })) },
+      200,
+    );
   });
 
-  // The account page's forms.
+  // The account page's forms: the same effects, a 303 back to the page; a failure answers with the page,
+  // the error next to the form.
   const back = (c: Context, notice: string, anchor: string) =>
     c.redirect(`/account?notice=${notice}#${anchor}`, 303);
-  app.post('/account/sessions/sign-out-others', async (c) => {
-    await endOthers(c);
-    return back(c, 'sessions_ended', 'sessions-title');
-  });
-  app.post('/account/sessions/:id/sign-out', async (c) => {
-    const { session } = await signedIn(c);
-    if (!(await sessions.revokeById(session.userId, c.req.param('id')))) throw errors.session_not_found();
-    return back(c, 'session_ended', 'sessions-title');
-  });
+  const showProblem =
+    (c: Context, section: AccountSection, values?: Record<string, string>) => (error: FormError) =>
+      accountPage(identity, c, { section, message: error.message, values }, error.status);
+  app.post('/account/sessions/sign-out-others', (c) =>
+    withFormErrors(
+      c,
+      async () => {
+        await endOthers(c);
+        return back(c, 'sessions_ended', 'sessions-title');
+      },
+      showProblem(c, 'sessions'),
+    ),
+  );
+  app.post('/account/sessions/:id/sign-out', (c) =>
+    withFormErrors(
+      c,
+      async () => {
+        const { session } = await signedIn(c);
+        if (!(await sessions.revokeById(session.userId, c.req.param('id')))) throw errors.session_not_found();
+        return back(c, 'session_ended', 'sessions-title');
+      },
+      showProblem(c, 'sessions'),
+    ),
+  );
   app.post('/account/password', async (c) => {
     const parsed = passwordChange.safeParse(await readForm(c));
-    if (!parsed.success) return back(c, 'password_invalid', 'password-title');
-    try {
-      await newPassword(c, parsed.data.current_password, parsed.data.new_password);
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'wrong_password')
-        return back(c, 'password_wrong', 'password-title');
-      throw error;
-    }
-    return back(c, 'password_changed', 'password-title');
+    const problem = showProblem(c, 'password');
+    if (!parsed.success)
+      return problem({
+        code: 'invalid_request',
+        message: 'Enter your current password and a new one of at least 6 characters.',
+        status: 400,
+      });
+    return withFormErrors(
+      c,
+      async () => {
+        await newPassword(c, parsed.data.current_password, parsed.data.new_password);
+        return back(c, 'password_changed', 'password-title');
+      },
+      problem,
+    );
   });
   app.post('/account/profile', async (c) => {
-    const parsed = profile.safeParse(await readForm(c));
-    if (!parsed.success) return back(c, 'profile_invalid', 'profile-title');
-    const { session } = await signedIn(c);
-    await setDisplayName(db, session.userId, parsed.data.name);
-    sessions.forgetUser(session.userId);
-    return back(c, 'profile_saved', 'profile-title');
+    const form = await readForm(c);
+    const parsed = profile.safeParse(form);
+    // What was typed comes back in the field, cut to what the field takes.
+    const problem = showProblem(c, 'profile', { name: (form.name ?? '').slice(0, 200) });
+    if (!parsed.success)
+      return problem({
+        code: 'invalid_request',
+        message: 'Enter a name of 1 to 200 characters.',
+        status: 400,
+      });
+    return withFormErrors(
+      c,
+      async () => {
+        const { session } = await signedIn(c);
+        await setDisplayName(db, session.userId, parsed.data.name);
+        sessions.forgetUser(session.userId);
+        return back(c, 'profile_saved', 'profile-edit-title');
+      },
+      problem,
+    );
   });
-  app.post('/account/email/verification', async (c) => {
-    await sendVerification(c);
-    return back(c, 'verification_sent', 'profile-title');
-  });
+  app.post('/account/email/verification', (c) =>
+    withFormErrors(
+      c,
+      async () => {
+        await sendVerification(c);
+        return back(c, 'verification_sent', 'profile-edit-title');
+      },
+      showProblem(c, 'profile'),
+    ),
+  );
 }

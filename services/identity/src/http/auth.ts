@@ -6,7 +6,7 @@
  * | POST /api/auth/2fa      | code (xv_mfa cookie)            | `/account` or the redirect, or `/login/2fa?error=1` |
  * | POST /api/auth/logout   | (xv_session cookie)             | `/login` |
  * Sign-in and registration refuse cross-site form posts (login CSRF); failed sign-ins make their source wait
- * (sign-in/throttle.ts).
+ * (sign-in/throttle.ts). A failed post keeps what was typed (never the password) for the form it goes back to.
  */
 
 import { consumeOrReject, MFA_COOKIE, SESSION_COOKIE } from '@xv/platform';
@@ -30,7 +30,7 @@ import { recordSecurityEvent } from '../self-service/security-log.js';
 import { isLevel } from '../sessions/assurance.js';
 import { checkPassword, registerInvited, registerWithPassword } from '../sign-in/password.js';
 import type { IdentityContext } from './context.js';
-import { readForm, withQuery } from './forms.js';
+import { keepTyped, readForm, withQuery } from './forms.js';
 import { safeRedirect } from './redirects.js';
 import {
   clearMfaCookie,
@@ -62,7 +62,10 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
     const form = await readForm(c);
     const parsed = registration.safeParse(form);
     const redirect = redirectOf(form.redirect);
-    const back = (error: string) => c.redirect(withQuery('/register', { error, redirect }), 303);
+    const back = (error: string) => {
+      keepTyped(c, 'register', '/register', { email: form.email, name: form.name, orgName: form.orgName });
+      return c.redirect(withQuery('/register', { error, redirect }), 303);
+    };
     if (!parsed.success) return back('invalid');
     try {
       await consumeOrReject(identity.limiters.registration, clientIp(c, trustProxy));
@@ -96,8 +99,9 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
     const redirect = redirectOf(form.redirect);
     const wantedAal = isLevel(form.aal) ? form.aal : null;
     const realmId = form.realm?.trim() || DEFAULT_REALM;
-    const back = (error: string) =>
-      c.redirect(
+    const back = (error: string) => {
+      keepTyped(c, 'login', '/login', { email: form.email?.trim() });
+      return c.redirect(
         withQuery('/login', {
           error,
           redirect,
@@ -106,6 +110,7 @@ export function registerAuthRoutes(app: App, identity: IdentityContext) {
         }),
         303,
       );
+    };
     const email = form.email?.trim() ?? '';
     const password = form.password ?? '';
     if (

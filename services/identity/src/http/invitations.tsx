@@ -13,7 +13,6 @@ import { ORG_COOKIE } from '@xv/platform';
 import {
   type App,
   createRoute,
-  cspNonce,
   jsonBody,
   jsonErrorResponse,
   jsonResponse,
@@ -36,8 +35,9 @@ import {
 import type { IdentityContext } from './context.js';
 import { readForm } from './forms.js';
 import { activeOrganization } from './organizations.js';
-import { asDocument, renderMessagePage } from './pages/frame.js';
-import { InvitationPage } from './pages/invitation.js';
+import { InvitationPage, type InvitationView } from './pages/invitation.js';
+import { accountPage } from './pages/routes.js';
+import { type FormError, sendMessage, sendPage, withFormErrors } from './respond.js';
 
 const invitation = z
   .object({
@@ -180,62 +180,109 @@ export function registerInvitationRoutes(app: App, identity: IdentityContext) {
     return c.json({ ok: true as const, org_id: joined.orgId, role: joined.role }, 200);
   });
 
-  // The account page's forms: the same actions, answered with a redirect back to the page.
+  // The account page's forms: the same actions, answered with a redirect back to the page, or with the
+  // page and the error next to the invitations form.
   const backToAccount = (c: Context, notice: string) =>
     c.redirect(`/account?notice=${notice}#invitations-title`, 303);
+  const showProblem = (c: Context, values?: Record<string, string>) => (error: FormError) =>
+    accountPage(identity, c, { section: 'invitations', message: error.message, values }, error.status);
   app.post('/account/invitations', async (c) => {
     const form = await readForm(c);
-    const email = z.email().max(254).safeParse(form.email?.trim());
-    if (!email.success || !isRole(form.role)) return backToAccount(c, 'invitation_invalid');
-    await invite(c, email.data, form.role);
-    return backToAccount(c, 'invitation_sent');
+    const typed = {
+      email: (form.email ?? '').trim().slice(0, 254),
+      role: isRole(form.role) ? form.role : 'member',
+    };
+    const problem = showProblem(c, typed);
+    const email = z.email().max(254).safeParse(typed.email);
+    if (!email.success || !isRole(form.role))
+      return problem({
+        code: 'invalid_request',
+        message: 'Give a valid e-mail address and role to invite someone.',
+        status: 400,
+      });
+    const role = form.role;
+    return withFormErrors(
+      c,
+      async () => {
+        await invite(c, email.data, role);
+        return backToAccount(c, 'invitation_sent');
+      },
+      problem,
+    );
   });
-  app.post('/account/invitations/:id/resend', async (c) => {
-    await resend(c, c.req.param('id'));
-    return backToAccount(c, 'invitation_sent');
-  });
-  app.post('/account/invitations/:id/revoke', async (c) => {
-    const { org } = await adminOrg(c);
-    await revokeInvitation(db, org.id, c.req.param('id'));
-    return backToAccount(c, 'invitation_revoked');
-  });
+  app.post('/account/invitations/:id/resend', (c) =>
+    withFormErrors(
+      c,
+      async () => {
+        await resend(c, c.req.param('id'));
+        return backToAccount(c, 'invitation_sent');
+      },
+      showProblem(c),
+    ),
+  );
+  app.post('/account/invitations/:id/revoke', (c) =>
+    withFormErrors(
+      c,
+      async () => {
+        const { org } = await adminOrg(c);
+        await revokeInvitation(db, org.id, c.req.param('id'));
+        return backToAccount(c, 'invitation_revoked');
+      },
+      showProblem(c),
+    ),
+  );
 
   const invalidLink = (c: Context) =>
-    c.html(
-      renderMessagePage(identity.assets, {
+    sendMessage(
+      identity,
+      c,
+      {
         title: 'Invitation not valid',
         message: errors.invitation_not_found().message,
         link: { href: '/account', text: 'Go to your account' },
-      }),
+      },
       404,
     );
+  const noReferrer = { 'Referrer-Policy': 'no-referrer' };
 
-  app.get('/invitations/:token', async (c) => {
-    const token = c.req.param('token');
+  /** The join page of a live invitation, or null. */
+  async function invitationView(c: Context, token: string): Promise<InvitationView | null> {
     const opened = await openInvitation(db, token);
-    if (!opened) return invalidLink(c);
+    if (!opened) return null;
     const session = await identity.currentSession(c);
-    const view = {
+    return {
       token,
       orgName: opened.org.name,
       role: opened.invitation.role,
       email: opened.invitation.email,
       signedInAs: session?.view.user.email ?? null,
     };
-    return c.html(
-      asDocument(<InvitationPage view={view} assets={identity.assets} nonce={cspNonce(c)} />),
-      200,
-      {
-        'Cache-Control': 'no-store',
-        'Referrer-Policy': 'no-referrer',
-      },
-    );
+  }
+
+  app.get('/invitations/:token', async (c) => {
+    const view = await invitationView(c, c.req.param('token'));
+    if (!view) return invalidLink(c);
+    return sendPage(identity, c, <InvitationPage view={view} assets={identity.assets} />, 200, noReferrer);
   });
   app.post('/invitations/:token', async (c) => {
     const token = c.req.param('token');
     if (!(await identity.currentSession(c))) return c.redirect(`/login?redirect=/invitations/${token}`, 303);
-    if (!(await openInvitation(db, token))) return invalidLink(c);
-    await accept(c, token);
-    return c.redirect('/account?notice=joined', 303);
+    const view = await invitationView(c, token);
+    if (!view) return invalidLink(c);
+    return withFormErrors(
+      c,
+      async () => {
+        await accept(c, token);
+        return c.redirect('/account?notice=joined', 303);
+      },
+      (error) =>
+        sendPage(
+          identity,
+          c,
+          <InvitationPage view={{ ...view, error: error.message }} assets={identity.assets} />,
+          error.status,
+          noReferrer,
+        ),
+    );
   });
 }

@@ -6,27 +6,21 @@
  * only a browser on the machine the service runs on: a loopback connection that
  * no proxy forwarded. Anyone else gets the 404 of a page that does not exist.
  */
-import { type App, clientIp, cspNonce } from '@xv/platform/http';
+import { type App, clientIp } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { outboxMessages } from '../mail/mailer.js';
 import type { IdentityContext } from './context.js';
-import { asDocument } from './pages/frame.js';
 import { OutboxPage } from './pages/outbox.js';
+import { sendPage } from './respond.js';
 
 export function registerMailRoutes(app: App, identity: IdentityContext) {
   if (!identity.mailer.usesOutbox) return;
   app.get('/dev/outbox', async (c) => {
     if (!fromThisMachine(c)) return c.notFound();
-    return c.html(
-      asDocument(
-        <OutboxPage
-          messages={await outboxMessages(identity.db)}
-          assets={identity.assets}
-          nonce={cspNonce(c)}
-        />,
-      ),
-      200,
-      { 'Cache-Control': 'no-store' },
+    return sendPage(
+      identity,
+      c,
+      <OutboxPage messages={await outboxMessages(identity.db)} assets={identity.assets} />,
     );
   });
 }

@@ -6,7 +6,8 @@
  * | POST /api/auth/2fa/disable        | `{code}`      | `{ok}`; a current TOTP code or a recovery code is needed |
  * | POST /api/auth/2fa/recovery-codes |               | `{ok, recoveryCodes}`: ten new codes, the old ones stop working |
  * | GET  /api/auth/2fa                |               | `{enabled, recoveryCodesLeft}` |
- * Every change but the status needs what `mfa/authenticator-changes.ts` says: a recent AAL2 proof once the
+ * The account page's forms `POST /account/2fa/disable` (`code`) and `POST /account/2fa/recovery-codes` do the
+ * same without script. Every change but the status needs what `mfa/authenticator-changes.ts` says: a recent AAL2 proof once the
  * account has a second factor, the password to start binding the first one.
  */
 
@@ -20,6 +21,7 @@ import {
   okBody,
   z,
 } from '@xv/platform/http';
+import type { Context } from 'hono';
 import { findUserById } from '../accounts/repository.js';
 import { errors } from '../errors.js';
 import { authorizeAuthenticatorChange, keepRequiredSecondFactor } from '../mfa/authenticator-changes.js';
@@ -34,6 +36,9 @@ import { issueRecoveryCodes, remainingRecoveryCodes } from '../mfa/recovery.js';
 import { recordSecurityEvent } from '../self-service/security-log.js';
 import type { SessionRecord } from '../sessions/store.js';
 import type { IdentityContext } from './context.js';
+import { readForm } from './forms.js';
+import { accountPage } from './pages/routes.js';
+import { type FormError, withFormErrors } from './respond.js';
 import { requestOrigin } from './sign-in.js';
 
 const codeBody = jsonBody(z.object({ code: z.string().trim().min(1).max(64) }));
@@ -154,27 +159,59 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
     return c.json({ ok: true as const, recoveryCodes }, 200);
   });
 
-  app.openapi(disableRoute, async (c) => {
+  /** Turns 2FA off with a current code or a recovery code. */
+  async function disable(c: Context, code: string) {
     const session = await identity.requireSession(c);
     const user = await signedInUser(session);
     if (!user.totp_secret) throw errors.totp_not_enabled();
     const factors = await authorizeAuthenticatorChange(policy, session, user);
     await keepRequiredSecondFactor(db, user.id, factors, { totp: true });
     const secret = user.totp_secret;
-    const { code } = c.req.valid('json');
     await checkCode(user.id, () => acceptSecondFactorCode(db, identity.kek, user.id, secret, code));
     await turnOffTotp(db, user.id);
     await recordSecurityEvent(db, user.id, 'totp_disabled', requestOrigin(identity, c));
-    return c.json({ ok: true as const }, 200);
-  });
+  }
 
-  app.openapi(recoveryCodesRoute, async (c) => {
+  /** Ten new recovery codes; the old ones stop working. */
+  async function newRecoveryCodes(c: Context) {
     const session = await identity.requireSession(c);
     const user = await signedInUser(session);
     if (!user.totp_secret) throw errors.totp_not_enabled();
     await authorizeAuthenticatorChange(policy, session, user);
     const recoveryCodes = await issueRecoveryCodes(identity.database, user.id);
     await recordSecurityEvent(db, user.id, 'recovery_codes_regenerated', requestOrigin(identity, c));
-    return c.json({ ok: true as const, recoveryCodes }, 200);
+    return recoveryCodes;
+  }
+
+  app.openapi(disableRoute, async (c) => {
+    await disable(c, c.req.valid('json').code);
+    return c.json({ ok: true as const }, 200);
   });
+
+  app.openapi(recoveryCodesRoute, async (c) =>
+    c.json({ ok: true as const, recoveryCodes: await newRecoveryCodes(c) }, 200),
+  );
+
+  // The account page's forms without script: a 303 back, the new codes shown once on the page itself.
+  const showProblem = (c: Context) => (error: FormError) =>
+    accountPage(identity, c, { section: 'totp', message: error.message }, error.status);
+  app.post('/account/2fa/disable', async (c) => {
+    const code = ((await readForm(c)).code ?? '').trim().slice(0, 64);
+    return withFormErrors(
+      c,
+      async () => {
+        if (!code) throw platformErrors.invalid_request('Enter a code from your app or a recovery code.');
+        await disable(c, code);
+        return c.redirect('/account?notice=totp_disabled#totp-title', 303);
+      },
+      showProblem(c),
+    );
+  });
+  app.post('/account/2fa/recovery-codes', (c) =>
+    withFormErrors(
+      c,
+      async () => accountPage(identity, c, undefined, 200, { recoveryCodes: await newRecoveryCodes(c) }),
+      showProblem(c),
+    ),
+  );
 }

@@ -8,6 +8,7 @@
  * | DELETE /api/org/members/:userId | session, admin | none | `{ok, org_id, user_id}` |
  * | POST /api/org/settings | session, `org:manage` in the active organization | `{public_assistant?, require_2fa?}` | `{ok, org_id, public_assistant, require_2fa}` |
  *
+ * `POST /account/members/:userId/remove` is the account page's form for a removal without script.
  * Changing or ending a membership revokes the membership credentials it vouched for,
  * and the last administrator can be neither demoted nor removed.
  */
@@ -39,6 +40,8 @@ import { ROLES, type Role } from '../accounts/roles.js';
 import { errors } from '../errors.js';
 import type { SessionRecord } from '../sessions/store.js';
 import type { IdentityContext } from './context.js';
+import { accountPage } from './pages/routes.js';
+import { withFormErrors } from './respond.js';
 
 const publicOrganization = z
   .object({
@@ -244,5 +247,17 @@ export function registerOrganizationRoutes(app: App, identity: IdentityContext) 
 
   app.openapi(removeMemberRoute, async (c) =>
     c.json(await change(c, c.req.valid('param').userId, null), 200),
+  );
+
+  // The account page's form without script.
+  app.post('/account/members/:userId/remove', (c) =>
+    withFormErrors(
+      c,
+      async () => {
+        await change(c, c.req.param('userId'), null);
+        return c.redirect('/account?notice=member_removed#members-title', 303);
+      },
+      (error) => accountPage(identity, c, { section: 'members', message: error.message }, error.status),
+    ),
   );
 }

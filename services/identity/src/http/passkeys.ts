@@ -7,6 +7,7 @@
  * | POST   /api/auth/passkey/login/verify     | none    | `{response, redirect?}` → `{ok, aal, redirect}`, sets `xv_session` |
  * | GET    /api/auth/passkeys                 | session | `{passkeys}` |
  * | DELETE /api/auth/passkeys/{id}            | session | `{ok}` |
+ * `POST /account/passkeys/{id}/remove` is the account page's form for a removal without script.
  * Creating and removing a passkey are authenticator changes (`mfa/authenticator-changes.ts`): a recent
  * AAL2 proof once the account has a second factor, the password (`{password}` on the creation options)
  * to bind the first one. Registering never raises the session's level: signing in with the passkey does.
@@ -23,6 +24,7 @@ import {
   okBody,
   z,
 } from '@xv/platform/http';
+import type { Context } from 'hono';
 import { findUserById } from '../accounts/repository.js';
 import { errors } from '../errors.js';
 import { authorizeAuthenticatorChange, keepRequiredSecondFactor } from '../mfa/authenticator-changes.js';
@@ -38,7 +40,9 @@ import {
 } from '../passkeys/webauthn.js';
 import { recordSecurityEvent } from '../self-service/security-log.js';
 import type { IdentityContext } from './context.js';
+import { accountPage } from './pages/routes.js';
 import { safeRedirect } from './redirects.js';
+import { withFormErrors } from './respond.js';
 import { finishPasskeySignIn, requestOrigin } from './sign-in.js';
 
 // The browser's PublicKeyCredential JSON; @simplewebauthn checks its inside.
@@ -231,16 +235,32 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
     return c.json({ passkeys: await passkeyListing(db, session.userId) }, 200);
   });
 
-  app.openapi(deleteRoute, async (c) => {
+  /** Removes one of the signed-in person's passkeys (an authenticator change). */
+  async function remove(c: Context, id: string) {
     const session = await identity.requireSession(c);
     const user = await findUserById(db, session.userId);
     if (!user) throw platformErrors.unauthenticated('Sign in first.');
-    const { id } = c.req.valid('param');
     const factors = await authorizeAuthenticatorChange(identity.authenticatorChanges, session, user);
     await keepRequiredSecondFactor(db, user.id, factors, { passkeyId: id });
     if (!(await removePasskey(db, session.userId, id)))
       throw platformErrors.not_found('No passkey of yours has that id.');
     await recordSecurityEvent(db, user.id, 'passkey_removed', requestOrigin(identity, c));
+  }
+
+  app.openapi(deleteRoute, async (c) => {
+    await remove(c, c.req.valid('param').id);
     return c.json({ ok: true as const }, 200);
   });
+
+  // The account page's form without script.
+  app.post('/account/passkeys/:id/remove', (c) =>
+    withFormErrors(
+      c,
+      async () => {
+        await remove(c, c.req.param('id'));
+        return c.redirect('/account?notice=passkey_removed#passkeys-title', 303);
+      },
+      (error) => accountPage(identity, c, { section: 'passkeys', message: error.message }, error.status),
+    ),
+  );
 }

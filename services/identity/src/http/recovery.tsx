@@ -1,19 +1,21 @@
 /**
  * @module http/recovery
  * Password reset and address checks by e-mail.
- * | POST /api/auth/password-reset         | none    | `{email}` → 202 `{ok}` whether or not the address has an account |
+ * | POST /api/auth/password-reset         | none    | `{email, realm?}` → 202 `{ok}` whether or not the address has an account in the realm |
  * | POST /api/auth/password-reset/confirm | none    | `{token, password}` → `{ok}`; every session of the account ends; 400 `reset_token_invalid` |
  * | POST /api/account/email/verify        | none    | `{token}` → `{ok}`; 400 `reset_token_invalid` |
  * Pages: `GET|POST /password-reset`, `GET|POST /password-reset/:token`, `GET|POST /verify-email/:token`.
  * Reset tokens work once, for one hour; a new request replaces the previous link. Requests are limited per
- * client address (the registration limit), so the form cannot be used to flood a mailbox.
+ * client address (the registration limit), so the form cannot be used to flood a mailbox. An address is an
+ * account of one realm (`realm`, default `default`, as on `/login?realm=`): the link resets that account
+ * and no other, since the token names the account, not the address. A failed form post answers with its
+ * page (error shown, the e-mail address kept), never with the JSON error.
  */
 import { consumeOrReject } from '@xv/platform';
 import {
   type App,
   clientIp,
   createRoute,
-  cspNonce,
   jsonBody,
   jsonErrorResponse,
   jsonResponse,
@@ -22,26 +24,32 @@ import {
 } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.js';
-import { DEFAULT_REALM, findUserByEmail, findUserById } from '../accounts/repository.js';
+import { DEFAULT_REALM, findUserByEmail, findUserById, REALM_ID } from '../accounts/repository.js';
 import { errors } from '../errors.js';
 import { markEmailVerified, setPassword } from '../self-service/profile.js';
 import { recordSecurityEvent } from '../self-service/security-log.js';
 import { issueAccountToken, peekAccountToken, spendAccountToken } from '../self-service/tokens.js';
 import type { IdentityContext } from './context.js';
-import { readForm } from './forms.js';
-import { asDocument, renderMessagePage } from './pages/frame.js';
+import { readForm, withQuery } from './forms.js';
 import { NewPasswordPage, ResetRequestPage, VerifyEmailPage } from './pages/recovery.js';
+import { sendMessage, sendPage, withFormErrors } from './respond.js';
 import { requestOrigin } from './sign-in.js';
 
 const newPassword = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
+const realmId = z.string().regex(REALM_ID);
+const resetRequest = z.object({ email: z.email().max(254), realm: realmId.optional() });
+
+/** The sign-in page of a realm (the default realm's needs no query). */
+const signInPage = (realm: string) => withQuery('/login', { realm: realm === DEFAULT_REALM ? null : realm });
 
 const requestRoute = createRoute({
   method: 'post',
   path: '/api/auth/password-reset',
   summary: 'E-mail a password-reset link (the answer is the same whether or not the address has an account)',
-  request: { body: jsonBody(z.object({ email: z.email().max(254) })) },
+  request: { body: jsonBody(resetRequest) },
   responses: {
     202: jsonResponse('Sent if the account exists', z.object({ ok: z.literal(true) })),
+    400: jsonErrorResponse('Not an e-mail address, or not a realm id'),
     429: jsonErrorResponse('Too many requests from this address'),
   },
 });
@@ -75,9 +83,9 @@ export function registerRecoveryRoutes(app: App, identity: IdentityContext) {
   app.use('/password-reset/*', sameSiteOnly(identity.redirectPolicy));
   app.use('/api/auth/password-reset', sameSiteOnly(identity.redirectPolicy));
 
-  async function requestReset(c: Context, email: string) {
+  async function requestReset(c: Context, email: string, realm: string) {
     await consumeOrReject(identity.limiters.registration, `reset:${clientIp(c, trustProxy)}`);
-    const user = await findUserByEmail(db, DEFAULT_REALM, email);
+    const user = await findUserByEmail(db, realm, email);
     if (!user || user.disabled_at !== null) return;
     const token = await issueAccountToken(db, user.id, 'password_reset');
     await recordSecurityEvent(db, user.id, 'password_reset_requested', requestOrigin(identity, c));
@@ -88,14 +96,15 @@ export function registerRecoveryRoutes(app: App, identity: IdentityContext) {
     });
   }
 
-  /** Spends the token and sets the password; false when the token is not valid. */
+  /** Spends the token and sets the password of its account: that account's realm, or null when the token is not valid. */
   async function reset(c: Context, token: string, password: string) {
     const userId = await spendAccountToken(db, token, 'password_reset');
-    if (!userId) return false;
-    await setPassword(db, userId, password);
-    await identity.sessions.revokeAllOf(userId);
-    await recordSecurityEvent(db, userId, 'password_reset', requestOrigin(identity, c));
-    return true;
+    const user = userId ? await findUserById(db, userId) : undefined;
+    if (!user) return null;
+    await setPassword(db, user.id, password);
+    await identity.sessions.revokeAllOf(user.id);
+    await recordSecurityEvent(db, user.id, 'password_reset', requestOrigin(identity, c));
+    return user.realm_id;
   }
 
   async function verify(c: Context, token: string) {
@@ -107,25 +116,30 @@ export function registerRecoveryRoutes(app: App, identity: IdentityContext) {
   }
 
   const invalidLink = (c: Context) =>
-    c.html(
-      renderMessagePage(assets, {
+    sendMessage(
+      identity,
+      c,
+      {
         title: 'Link not valid',
         message: errors.reset_token_invalid().message,
         link: { href: '/password-reset', text: 'Ask for a new password-reset link' },
-      }),
+      },
       400,
       noStore,
     );
   const done = (c: Context, title: string, message: string, link: { href: string; text: string }) =>
-    c.html(renderMessagePage(assets, { title, message, link }), 200, noStore);
+    sendMessage(identity, c, { title, message, link }, 200, noStore);
+  /** The realm a page names (`?realm=` or the form's field), when it is a realm id. */
+  const realmOf = (value: string | undefined) => (value && REALM_ID.test(value) ? value : DEFAULT_REALM);
 
   app.openapi(requestRoute, async (c) => {
-    await requestReset(c, c.req.valid('json').email);
+    const { email, realm } = c.req.valid('json');
+    await requestReset(c, email, realm ?? DEFAULT_REALM);
     return c.json({ ok: true as const }, 202);
   });
   app.openapi(confirmRoute, async (c) => {
     const { token, password } = c.req.valid('json');
-    if (!(await reset(c, token, password))) throw errors.reset_token_invalid();
+    if ((await reset(c, token, password)) === null) throw errors.reset_token_invalid();
     return c.json({ ok: true as const }, 200);
   });
   app.openapi(verifyRoute, async (c) => {
@@ -133,50 +147,67 @@ export function registerRecoveryRoutes(app: App, identity: IdentityContext) {
     return c.json({ ok: true as const }, 200);
   });
 
-  app.get('/password-reset', (c) =>
-    c.html(
-      asDocument(<ResetRequestPage sent={c.req.query('sent') === '1'} assets={assets} nonce={cspNonce(c)} />),
+  app.get('/password-reset', (c) => {
+    const realm = realmOf(c.req.query('realm'));
+    return sendPage(
+      identity,
+      c,
+      <ResetRequestPage sent={c.req.query('sent') === '1'} realm={realm} assets={assets} />,
       200,
       noStore,
-    ),
-  );
+    );
+  });
   app.post('/password-reset', async (c) => {
-    const email = z
-      .email()
-      .max(254)
-      .safeParse((await readForm(c)).email?.trim());
-    if (email.success) await requestReset(c, email.data);
-    return c.redirect('/password-reset?sent=1', 303);
+    const form = await readForm(c);
+    const realm = realmOf(form.realm);
+    const typed = form.email?.trim().slice(0, 254) ?? '';
+    const page = (error: string, status: 400 | 429) =>
+      sendPage(
+        identity,
+        c,
+        <ResetRequestPage sent={false} realm={realm} email={typed} error={error} assets={assets} />,
+        status,
+        noStore,
+      );
+    const parsed = resetRequest.safeParse({ email: typed, realm });
+    if (!parsed.success) return page('Enter your e-mail address, like name@example.com.', 400);
+    return withFormErrors(
+      c,
+      async () => {
+        await requestReset(c, parsed.data.email, realm);
+        return c.redirect(
+          withQuery('/password-reset', { sent: '1', realm: realm === DEFAULT_REALM ? null : realm }),
+          303,
+        );
+      },
+      (error) => page(error.message, error.status === 429 ? 429 : 400),
+    );
   });
   app.get('/password-reset/:token', async (c) => {
     const token = c.req.param('token');
     if (!(await peekAccountToken(db, token, 'password_reset'))) return invalidLink(c);
-    const page = (
-      <NewPasswordPage
-        token={token}
-        error={c.req.query('error') === '1'}
-        assets={assets}
-        nonce={cspNonce(c)}
-      />
+    return sendPage(
+      identity,
+      c,
+      <NewPasswordPage token={token} error={false} assets={assets} />,
+      200,
+      noStore,
     );
-    return c.html(asDocument(page), 200, noStore);
   });
   app.post('/password-reset/:token', async (c) => {
     const token = c.req.param('token');
     const password = newPassword.safeParse((await readForm(c)).password);
     if (!password.success) {
       if (!(await peekAccountToken(db, token, 'password_reset'))) return invalidLink(c);
-      return c.redirect(`/password-reset/${token}?error=1`, 303);
+      return sendPage(identity, c, <NewPasswordPage token={token} error assets={assets} />, 400, noStore);
     }
-    if (!(await reset(c, token, password.data))) return invalidLink(c);
+    const realm = await reset(c, token, password.data);
+    if (realm === null) return invalidLink(c);
     return done(
       c,
       'Password changed',
       'Your password is changed and every session of your account has ended.',
-      {
-        href: '/login',
-        text: 'Sign in with the new password',
-      },
+      { href: signInPage(realm), text: 'Sign in with the new password' },
     );
   });
   app.get('/verify-email/:token', async (c) => {
@@ -184,8 +215,10 @@ export function registerRecoveryRoutes(app: App, identity: IdentityContext) {
     const userId = await peekAccountToken(db, token, 'email_verification');
     const user = userId ? await findUserById(db, userId) : undefined;
     if (!user) return invalidLink(c);
-    return c.html(
-      asDocument(<VerifyEmailPage token={token} email={user.email} assets={assets} nonce={cspNonce(c)} />),
+    return sendPage(
+      identity,
+      c,
+      <VerifyEmailPage token={token} email={user.email} assets={assets} />,
       200,
       noStore,
     );

@@ -4,6 +4,7 @@
  * | GET    /api/service-clients     | session, admin                     | query `org_id` (default: active) | `{clients}` |
  * | DELETE /api/service-clients/:id | session, admin of its organization |                          | `{ok:true}` |
  * | GET    /api/service-clients/me  | bearer service token               |                          | `{id, name, realm_id, org_id, scopes}` or 401 |
+ * `POST /account/service-clients/:id/revoke` is the account page's form for a revocation without script.
  */
 import { guardErrors } from '@xv/platform';
 import {
@@ -30,6 +31,8 @@ import {
 } from '../service-clients/repository.js';
 import type { SessionRecord } from '../sessions/store.js';
 import type { IdentityContext } from './context.js';
+import { accountPage } from './pages/routes.js';
+import { withFormErrors } from './respond.js';
 
 const clientInfo = z
   .object({
@@ -151,13 +154,30 @@ export function registerServiceClientRoutes(app: App, identity: IdentityContext)
     return c.json({ clients: await listServiceClients(db, session.realmId, orgId) }, 200);
   });
 
-  app.openapi(revokeRoute, async (c) => {
+  /** Revokes a service client of an organization the caller administers. */
+  async function revoke(c: Context, id: string) {
     const session = await identity.requireSession(c);
-    const client = await findServiceClient(db, session.realmId, c.req.valid('param').id);
+    const client = await findServiceClient(db, session.realmId, id);
     if (!client?.org_id) throw errors.service_client_not_found();
     administeredOrg(c, session, client.org_id);
     await revokeServiceClient(db, client.id);
     await identity.revocations.read();
+  }
+
+  app.openapi(revokeRoute, async (c) => {
+    await revoke(c, c.req.valid('param').id);
     return c.json({ ok: true as const }, 200);
   });
+
+  // The account page's form without script.
+  app.post('/account/service-clients/:id/revoke', (c) =>
+    withFormErrors(
+      c,
+      async () => {
+        await revoke(c, c.req.param('id'));
+        return c.redirect('/account?notice=client_revoked#clients-title', 303);
+      },
+      (error) => accountPage(identity, c, { section: 'clients', message: error.message }, error.status),
+    ),
+  );
 }

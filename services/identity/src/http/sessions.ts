@@ -7,8 +7,8 @@ import { type App, createRoute, jsonResponse, sharedDomainCors, z } from '@xv/pl
 import { isLevel, meetsLevel, provedWithin } from '../sessions/assurance.js';
 import type { IdentityContext } from './context.js';
 import { withQuery } from './forms.js';
-import { renderMessagePage } from './pages/frame.js';
 import { safeRedirect } from './redirects.js';
+import { sendMessage } from './respond.js';
 import { sessionSchema } from './schemas.js';
 
 const sessionRoute = createRoute({
@@ -37,10 +37,7 @@ export function registerSessionRoutes(app: App, identity: IdentityContext) {
       const message = !redirect
         ? 'The address to return to is missing or not allowed: it must be a page of this platform (a host under the shared domain, or localhost).'
         : 'The assurance level must be AAL1, AAL2 or AAL3.';
-      return c.html(
-        renderMessagePage(identity.assets, { title: 'This link cannot be followed', message }),
-        400,
-      );
+      return sendMessage(identity, c, { title: 'This link cannot be followed', message }, 400);
     }
     const session = await identity.currentSession(c);
     // `max_age` (as in OpenID Connect): the level must have been proved that recently, e.g. before an authenticator change.

@@ -13,6 +13,7 @@ import { accessRevocations } from './0006_access_revocations.js';
 import { authenticatorAssurance } from './0007_authenticator_assurance.js';
 import { mailAndInvitations } from './0008_mail_and_invitations.js';
 import { accountConsole } from './0009_account_console.js';
+import { securityLogRetention } from './0010_security_log_retention.js';
 import { credentials } from './0100_credentials.js';
 import { walletNonceBinding } from './0101_wallet_nonce_binding.js';
 import { offerReferencesAndKeptCredentials } from './0102_offer_references_and_kept_credentials.js';
@@ -27,6 +28,7 @@ export const migrations: Migrations = {
   '0007_authenticator_assurance': authenticatorAssurance,
   '0008_mail_and_invitations': mailAndInvitations,
   '0009_account_console': accountConsole,
+  '0010_security_log_retention': securityLogRetention,
   '0100_credentials': credentials,
   '0101_wallet_nonce_binding': walletNonceBinding,
   '0102_offer_references_and_kept_credentials': offerReferencesAndKeptCredentials,

@@ -3,10 +3,9 @@
  * The frame of every trust page: the platform layout, the trust stylesheet, and the
  * key set in the footer, in the page's language.
  */
-import { type ClientAssets, Page, useT } from '@xv/platform/pages';
+import { type ClientAssets, Page, richText, useT } from '@xv/platform/pages';
 import type { Child } from 'hono/jsx';
 import { messages } from '../messages/index.js';
-import { richText } from './rich-text.js';
 
 export function TrustPage(props: { assets: ClientAssets; title: string; children?: Child }) {
   const t = useT(messages);

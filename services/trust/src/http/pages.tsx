@@ -7,7 +7,7 @@
  * set is fetched).
  */
 import { type App, cspNonce, type SsoClient } from '@xv/platform/http';
-import { type ClientAssets, renderWithShell, shellOf, useT, viewerFor } from '@xv/platform/pages';
+import { type ClientAssets, renderWithShell, richText, shellOf, useT, viewerFor } from '@xv/platform/pages';
 import type { Context } from 'hono';
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
@@ -18,7 +18,6 @@ import { verdictWords } from '../messages/verdict-words.js';
 import type { Receipts } from '../receipts/receipts.js';
 import { TrustPage } from './frame.js';
 import { ReceiptPage } from './receipt-page.js';
-import { richText } from './rich-text.js';
 import { verifierRules } from './verdict-words.js';
 
 const RECEIPT = /^rcpt_[0-9a-z]{26}$/;

@@ -4,12 +4,11 @@
  * server, with its anchor; the original content can be checked against its sealed
  * hash in the browser (client/content.ts), never uploaded.
  */
-import { type ClientAssets, LocalTime, useT } from '@xv/platform/pages';
+import { type ClientAssets, LocalTime, richText, useT } from '@xv/platform/pages';
 import { messages } from '../messages/index.js';
 import { anchorProblemWords, verdictWords } from '../messages/verdict-words.js';
 import type { ReceiptVerification, ReceiptView } from '../receipts/views.js';
 import { TrustPage } from './frame.js';
-import { richText } from './rich-text.js';
 
 export function ReceiptPage(props: {
   assets: ClientAssets;

@@ -1,6 +1,6 @@
 /**
  * What the trust service's pages and browser scripts say, in English. `{name}`
- * placeholders are filled in; on the pages some are links or code (http/rich-text.tsx).
+ * placeholders are filled in; on the pages some are links or code (`richText` from @xv/platform/pages).
  */
 export const en = {
   // The frame of every trust page.

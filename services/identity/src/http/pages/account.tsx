@@ -3,17 +3,22 @@
  * `/account`: the signed-in person's profile, organizations and roles, 2FA
  * (QR code and recovery codes), passkeys, members and service clients for
  * administrators, sign-out, and the way back to a page that asked for a step-up.
- * Its buttons and forms run `client/account.ts`.
+ * Its buttons and forms run `client/account.ts`, which updates each card in place;
+ * destructive actions ask first (confirm.tsx).
  */
 
 import type { IdentitySession } from '@xv/platform';
 import type { ClientAssets } from '@xv/platform/pages';
-import { ROLES } from '../../accounts/roles.js';
 import type { PendingInvitation } from '../../invitations/invitations.js';
-import { SCOPE_DESCRIPTIONS } from '../../service-clients/repository.js';
+import { type MemberItem, MembersCard, type ServiceClientItem, ServiceClientsCard } from './admin.js';
+import { ConfirmDialog } from './confirm.js';
 import { AccountConsole, type ConsoleView } from './console.js';
-import { IdentityPage } from './frame.js';
+import { type PasskeyItem, PasskeysCard, TotpCard } from './factors.js';
+import { FormError, IdentityPage } from './frame.js';
 import { PendingInvitations } from './invitation.js';
+import type { AccountProblem } from './problem.js';
+
+export type { AccountProblem, AccountSection } from './problem.js';
 
 export interface AccountView {
   session: IdentitySession;
@@ -24,13 +29,17 @@ export interface AccountView {
   require2fa: boolean | null;
   totpEnabled: boolean;
   recoveryCodesLeft: number;
-  passkeys: { id: string; name: string; aal: string; created_at: number }[];
-  members: { user_id: string; email: string; name: string; role: string }[] | null;
-  serviceClients: { id: string; name: string; scopes: string[] }[] | null;
+  passkeys: PasskeyItem[];
+  members: MemberItem[] | null;
+  serviceClients: ServiceClientItem[] | null;
   /** Pending invitations of the active organization, for its administrators. */
   invitations: PendingInvitation[] | null;
   /** What the form just posted did (`?notice=`). */
   notice: string | null;
+  /** Why the form just posted failed, when the page answers it. */
+  problem: AccountProblem | null;
+  /** Recovery codes the form just made, shown this once. */
+  newRecoveryCodes: string[] | null;
   console: ConsoleView;
   /** A page asked for a level the session does not have yet. */
   stepUp: { wanted: string; redirect: string | null; met: boolean; continueUrl: string } | null;
@@ -87,6 +96,14 @@ function StepUpBanner(props: { view: AccountView }) {
   );
 }
 
+/** Whether the card of `section` is on the page (the admin cards are for administrators only). */
+function cardShown(view: AccountView, section: string): boolean {
+  if (section === 'members') return view.members !== null;
+  if (section === 'clients') return view.serviceClients !== null;
+  if (section === 'invitations') return view.invitations !== null;
+  return true;
+}
+
 /** TOTP, or a passkey that verifies the user: what makes authenticator changes need a recent AAL2. */
 function hasSecondFactor(view: AccountView): boolean {
   return view.totpEnabled || view.passkeys.some((p) => p.aal !== 'AAL1');
@@ -110,12 +127,15 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
       scripts={['account']}
       nonce={props.nonce}
     >
-      <div data-continue={view.stepUp?.continueUrl ?? ''} id="account-root">
+      <div data-continue={view.stepUp?.continueUrl ?? ''} data-user-id={session.user.id} id="account-root">
         <h1>Your account</h1>
         {view.notice ? (
           <p class="notice" role="status">
             {view.notice}
           </p>
+        ) : null}
+        {view.problem && !cardShown(view, view.problem.section) ? (
+          <FormError id={`${view.problem.section}-error`} text={view.problem.message} />
         ) : null}
         <StepUpBanner view={view} />
         <section aria-labelledby="profile-title">
@@ -191,7 +211,7 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
             will be asked for one when needed.
           </p>
         ) : (
-          <section aria-labelledby="factor-password-title">
+          <section aria-labelledby="factor-password-title" id="factor-password-card">
             <h2 id="factor-password-title">Confirm it is you</h2>
             <p>Your account has no second factor yet: enter your password to add one (2FA or a passkey).</p>
             <label for="factor-password">Your password</label>
@@ -199,164 +219,22 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
           </section>
         )}
 
-        <section aria-labelledby="totp-title">
-          <h2 id="totp-title">Two-factor sign-in</h2>
-          {view.totpEnabled ? (
-            <>
-              <p>
-                On. {view.recoveryCodesLeft} recovery code{view.recoveryCodesLeft === 1 ? '' : 's'} left.
-              </p>
-              <form id="totp-disable-form">
-                <label for="totp-disable-code">Current code (or a recovery code) to turn it off</label>
-                <input id="totp-disable-code" type="text" autocomplete="one-time-code" required />
-                <button type="submit" class="secondary">
-                  Turn off
-                </button>
-              </form>
-              <details class="confirm" id="recovery-confirm">
-                <summary>New recovery codes…</summary>
-                <p>Your current recovery codes will stop working.</p>
-                <button type="button" id="recovery-regenerate" class="secondary">
-                  Make new recovery codes
-                </button>
-              </details>
-            </>
-          ) : (
-            <>
-              <p>Off. Use an authenticator app for a one-time code at each sign-in.</p>
-              <button type="button" id="totp-start">
-                Set up 2FA
-              </button>
-              <div id="totp-enrol" hidden>
-                <p>Scan this QR code with your app, or type the key in.</p>
-                <div id="totp-qr" class="qr" role="img" aria-label="QR code of your 2FA key" />
-                <p>
-                  Key: <code id="totp-secret" />
-                </p>
-                <form id="totp-enable-form">
-                  <label for="totp-code">Code from the app</label>
-                  <input
-                    id="totp-code"
-                    type="text"
-                    inputmode="numeric"
-                    autocomplete="one-time-code"
-                    required
-                  />
-                  <button type="submit">Turn on</button>
-                </form>
-              </div>
-            </>
-          )}
-          <div id="recovery" hidden>
-            <h3>Recovery codes</h3>
-            <ul id="recovery-codes" class="codes" />
-          </div>
-          <p id="totp-status" role="status" aria-live="polite" />
-        </section>
-
-        <section aria-labelledby="passkeys-title">
-          <h2 id="passkeys-title">Passkeys</h2>
-          {view.passkeys.length === 0 ? (
-            <p>No passkeys yet.</p>
-          ) : (
-            <ul>
-              {view.passkeys.map((p) => (
-                <li>
-                  {p.name} ({p.aal}){' '}
-                  <button type="button" class="secondary inline" data-passkey-remove={p.id}>
-                    Remove
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-          <label for="passkey-name">Name of the new passkey (optional)</label>
-          <input id="passkey-name" type="text" maxlength={100} />
-          <button type="button" id="passkey-add">
-            Add a passkey
-          </button>
-          {view.stepUp ? null : <p id="passkey-status" role="status" aria-live="polite" />}
-        </section>
-
-        {view.members ? (
-          <section aria-labelledby="members-title">
-            <h2 id="members-title">Members</h2>
-            <p class="muted" id="member-removal-note">
-              Removing a member ends, within a second, their sessions' access to this organization and their
-              knowledge-base tokens for it; service clients belong to the organization and stay.
-            </p>
-            <ul>
-              {view.members.map((m) => (
-                <li>
-                  {m.name} · {m.email}{' '}
-                  <select aria-label={`Role of ${m.name}`} data-member-role={m.user_id} class="inline-select">
-                    {ROLES.map((role) => (
-                      <option value={role} selected={role === m.role}>
-                        {role}
-                      </option>
-                    ))}
-                  </select>{' '}
-                  <button type="button" class="secondary inline" data-member-remove={m.user_id}>
-                    Remove
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <form id="member-form">
-              <label for="member-email">E-mail of an existing user</label>
-              <input id="member-email" type="email" required />
-              <label for="member-role">Role</label>
-              <select id="member-role">
-                <option value="member">member</option>
-                <option value="reviewer">reviewer</option>
-                <option value="admin">admin</option>
-              </select>
-              <button type="submit">Add member</button>
-            </form>
-            <p id="member-status" role="status" aria-live="polite" />
-          </section>
+        <TotpCard
+          enabled={view.totpEnabled}
+          recoveryCodesLeft={view.recoveryCodesLeft}
+          newRecoveryCodes={view.newRecoveryCodes}
+          problem={view.problem}
+        />
+        <PasskeysCard passkeys={view.passkeys} showStatus={!view.stepUp} problem={view.problem} />
+        {view.members ? <MembersCard members={view.members} problem={view.problem} /> : null}
+        {view.invitations ? (
+          <PendingInvitations invitations={view.invitations} problem={view.problem} />
         ) : null}
-
-        {view.invitations ? <PendingInvitations invitations={view.invitations} /> : null}
-
         {view.serviceClients ? (
-          <section aria-labelledby="clients-title">
-            <h2 id="clients-title">Service clients</h2>
-            <ul>
-              {view.serviceClients.map((client) => (
-                <li>
-                  {client.name} · <code>{client.scopes.join(' ')}</code>{' '}
-                  <button type="button" class="secondary inline" data-client-revoke={client.id}>
-                    Revoke
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <form id="client-form">
-              <label for="client-name">Name</label>
-              <input id="client-name" type="text" maxlength={100} required />
-              <fieldset id="client-scopes">
-                <legend>Scopes</legend>
-                {Object.entries(SCOPE_DESCRIPTIONS).map(([scope, description]) => (
-                  <label class="checkbox">
-                    <input type="checkbox" name="client-scope" value={scope} /> <code>{scope}</code>:{' '}
-                    {description}
-                  </label>
-                ))}
-              </fieldset>
-              <button type="submit">Create service client</button>
-            </form>
-            <div id="client-created" hidden>
-              <p>Copy this token now; it is not shown again:</p>
-              <p>
-                <code id="client-token" />
-              </p>
-            </div>
-            <p id="client-status" role="status" aria-live="polite" />
-          </section>
+          <ServiceClientsCard clients={view.serviceClients} problem={view.problem} />
         ) : null}
 
-        <AccountConsole view={view.console} />
+        <AccountConsole view={view.console} problem={view.problem} />
 
         <section aria-labelledby="signout-title">
           <h2 id="signout-title">Sign out</h2>
@@ -364,6 +242,7 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
             <button type="submit">Sign out of every XV site</button>
           </form>
         </section>
+        <ConfirmDialog />
       </div>
     </IdentityPage>
   );

@@ -3,8 +3,8 @@
  * The identity pages' frame: the platform's page layout with the product name,
  * identity's own stylesheet, and a sign-out button for a signed-in person.
  */
-import { type ClientAssets, MessagePage, Page, type Viewer } from '@xv/platform/pages';
-import type { Child } from 'hono/jsx';
+import { type ClientAssets, MessagePage, Page, ShellContext, type Viewer } from '@xv/platform/pages';
+import { type Child, useContext } from 'hono/jsx';
 
 export const PRODUCT = 'XV Identity';
 
@@ -32,14 +32,16 @@ function SignOut() {
 }
 
 export function IdentityPage(props: IdentityPageProps) {
+  // Rendered for a request (`sendPage`), the page knows its viewer from the shell.
+  const signedIn = props.signedIn ?? (props.viewer ?? useContext(ShellContext).viewer) !== undefined;
   return (
     <Page
       title={props.title}
       product={PRODUCT}
-      home={props.signedIn ? '/account' : '/login'}
+      home={signedIn ? '/account' : '/login'}
       assets={props.assets}
-      nav={props.signedIn ? <SignOut /> : undefined}
-      section={props.signedIn ? 'account' : undefined}
+      nav={signedIn ? <SignOut /> : undefined}
+      section={signedIn ? 'account' : undefined}
       viewer={props.viewer}
       stylesheets={['identity']}
       scripts={props.scripts ?? []}
@@ -50,28 +52,36 @@ export function IdentityPage(props: IdentityPageProps) {
   );
 }
 
-/** A whole identity page as an HTML document. */
-export function renderIdentityPage(props: IdentityPageProps): string {
-  return `<!doctype html>${(<IdentityPage {...props} />).toString()}`;
+/** A failed form post's error, shown above the form that the `aria-describedby` of the form names. */
+export function FormError(props: { text: string | undefined; id?: string }) {
+  return props.text ? (
+    <p class="error" role="alert" id={props.id ?? 'form-error'}>
+      {props.text}
+    </p>
+  ) : null;
 }
 
-/** A page that only says one thing: an error or a notice. */
-export function renderMessagePage(
-  assets: ClientAssets,
-  props: { title: string; message: string; link?: { href: string; text: string } },
-): string {
-  const page = (
+/** A page that only says one thing, for the viewer of the shell it is rendered in. */
+export function IdentityMessage(props: {
+  assets: ClientAssets;
+  title: string;
+  message: string;
+  link?: { href: string; text: string } | undefined;
+}) {
+  const signedIn = useContext(ShellContext).viewer !== undefined;
+  return (
     <MessagePage
       title={props.title}
       product={PRODUCT}
-      home="/login"
-      assets={assets}
+      home={signedIn ? '/account' : '/login'}
+      assets={props.assets}
+      nav={signedIn ? <SignOut /> : undefined}
+      section={signedIn ? 'account' : undefined}
       stylesheets={['identity']}
       message={props.message}
       {...(props.link ? { link: props.link } : {})}
     />
   );
-  return `<!doctype html>${page.toString()}`;
 }
 
 /** A page component's output as an HTML document. */

@@ -19,9 +19,9 @@ function LinkedText(props: { text: string }) {
   );
 }
 
-export function OutboxPage(props: { messages: OutboxMessage[]; assets: ClientAssets; nonce: string }) {
+export function OutboxPage(props: { messages: OutboxMessage[]; assets: ClientAssets }) {
   return (
-    <IdentityPage title="Development outbox" assets={props.assets} nonce={props.nonce}>
+    <IdentityPage title="Development outbox" assets={props.assets}>
       <h1>Development outbox</h1>
       <p class="notice">
         No SMTP server is configured (<code>XV_SMTP_URL</code>), so the e-mails XV sends are kept here

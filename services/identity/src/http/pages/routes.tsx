@@ -7,7 +7,9 @@
 
 import { MFA_COOKIE } from '@xv/platform';
 import { type App, activeMembership, cspNonce } from '@xv/platform/http';
+import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { findOrganization, findUserById, membersOf, REALM_ID } from '../../accounts/repository.js';
 import { pendingInvitations } from '../../invitations/invitations.js';
 import { findMfaChallenge } from '../../mfa/challenges.js';
@@ -17,9 +19,10 @@ import { securityLog } from '../../self-service/security-log.js';
 import { listServiceClients } from '../../service-clients/repository.js';
 import { isLevel, meetsLevel } from '../../sessions/assurance.js';
 import type { IdentityContext } from '../context.js';
-import { withQuery } from '../forms.js';
+import { takeTyped, withQuery } from '../forms.js';
 import { safeRedirect } from '../redirects.js';
-import { AccountPage } from './account.js';
+import { sendPage } from '../respond.js';
+import { AccountPage, type AccountProblem } from './account.js';
 import { asDocument } from './frame.js';
 import { LoginPage, RegisterPage, TwoFactorPage } from './sign-in.js';
 
@@ -28,21 +31,20 @@ const NOTICES: Record<string, string> = {
   joined: 'Welcome: you joined the organization. It is now your active organization.',
   invitation_sent: 'Invitation sent.',
   invitation_revoked: 'Invitation revoked: its link no longer works.',
-  invitation_invalid: 'Give a valid e-mail address and role to invite someone.',
   sessions_ended: 'Your other sessions are signed out.',
   session_ended: 'That session is signed out.',
   password_changed: 'Password changed; your other sessions are signed out.',
-  password_wrong: 'The current password is not correct; the password is unchanged.',
-  password_invalid: 'Enter your current password and a new one of at least 6 characters.',
   profile_saved: 'Name saved.',
-  profile_invalid: 'Enter a name of 1 to 200 characters.',
   verification_sent: 'A verification link is on its way to your e-mail address.',
+  totp_disabled: '2FA is off: sign-ins need only your password (or a passkey).',
+  passkey_removed: 'Passkey removed.',
+  client_revoked: 'Service client revoked: its token no longer works.',
+  member_removed: 'The member is removed from the organization.',
 };
 
 export function registerPageRoutes(app: App, identity: IdentityContext) {
   const { db, assets } = identity;
   const redirectOf = (value: unknown) => safeRedirect(value, identity.redirectPolicy);
-  const noStore = { 'Cache-Control': 'no-store' };
 
   app.get('/', (c) => c.redirect('/account', 302));
 
@@ -50,101 +52,120 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
     const aal = c.req.query('aal');
     const realm = c.req.query('realm');
     const session = await identity.currentSession(c);
-    return c.html(
-      asDocument(
-        <LoginPage
-          error={c.req.query('error')}
-          redirect={redirectOf(c.req.query('redirect'))}
-          aal={isLevel(aal) ? aal : null}
-          realm={realm && REALM_ID.test(realm) ? realm : null}
-          signedInAs={session?.view.user.email}
-          assets={assets}
-          nonce={cspNonce(c)}
-        />,
-      ),
-      200,
-      noStore,
+    const typed = takeTyped(c, 'login', '/login');
+    return sendPage(
+      identity,
+      c,
+      <LoginPage
+        email={typed.email}
+        error={c.req.query('error')}
+        redirect={redirectOf(c.req.query('redirect'))}
+        aal={isLevel(aal) ? aal : null}
+        realm={realm && REALM_ID.test(realm) ? realm : null}
+        signedInAs={session?.view.user.email}
+        assets={assets}
+      />,
     );
   });
 
   app.get('/login/2fa', async (c) => {
     if (!(await findMfaChallenge(db, getCookie(c, MFA_COOKIE))))
       return c.redirect('/login?error=expired', 303);
-    return c.html(asDocument(<TwoFactorPage error={c.req.query('error')} assets={assets} />), 200, noStore);
+    return sendPage(identity, c, <TwoFactorPage error={c.req.query('error')} assets={assets} />);
   });
 
   app.get('/register', (c) => {
-    const email = c.req.query('email');
-    return c.html(
-      asDocument(
-        <RegisterPage
-          error={c.req.query('error')}
-          redirect={redirectOf(c.req.query('redirect'))}
-          email={email && email.length <= 254 ? email : null}
-          assets={assets}
-        />,
-      ),
-      200,
-      noStore,
+    const typed = takeTyped(c, 'register', '/register');
+    const email = c.req.query('email') ?? typed.email;
+    return sendPage(
+      identity,
+      c,
+      <RegisterPage
+        error={c.req.query('error')}
+        redirect={redirectOf(c.req.query('redirect'))}
+        email={email && email.length <= 254 ? email : null}
+        name={typed.name}
+        orgName={typed.orgName}
+        assets={assets}
+      />,
     );
   });
 
   app.get('/account', async (c) => {
-    const session = await identity.currentSession(c);
-    if (!session)
+    if (!(await identity.currentSession(c)))
       return c.redirect(
         withQuery('/login', { redirect: c.req.url.slice(c.req.url.indexOf('/account')) }),
         303,
       );
-    const user = await findUserById(db, session.userId);
-    if (!user) return c.redirect('/login', 303);
-    const active = activeMembership(session.view, c);
-    const admin = active?.permissions.includes('members:manage') ?? false;
-    const manager = active?.permissions.includes('org:manage') ?? false;
-    const org = manager && active ? await findOrganization(db, active.org_id) : undefined;
-    const wanted = c.req.query('stepup');
-    const redirect = redirectOf(c.req.query('redirect'));
-    const stepUp = isLevel(wanted)
-      ? {
-          wanted,
-          redirect,
-          met: meetsLevel(session.aal, wanted),
-          continueUrl: redirect ? withQuery('/step-up', { aal: wanted, redirect }) : '/account',
-        }
-      : null;
-    const passkeys = await passkeyListing(db, user.id);
-    return c.html(
-      asDocument(
-        <AccountPage
-          view={{
-            session: session.view,
-            activeOrgId: active?.org_id,
-            publicAssistant: org ? org.public_assistant === 1 : null,
-            require2fa: org ? org.require_2fa === 1 : null,
-            totpEnabled: user.totp_secret !== null,
-            recoveryCodesLeft: await remainingRecoveryCodes(db, user.id),
-            passkeys,
-            members: admin && active ? await membersOf(db, active.org_id) : null,
-            serviceClients:
-              admin && active ? await listServiceClients(db, session.realmId, active.org_id) : null,
-            invitations: admin && active ? await pendingInvitations(db, active.org_id) : null,
-            notice: NOTICES[c.req.query('notice') ?? ''] ?? null,
-            console: {
-              name: user.name,
-              email: user.email,
-              emailVerified: user.email_verified_at !== null,
-              currentSessionId: session.id,
-              sessions: await identity.sessions.listOf(user.id),
-              events: await securityLog(db, user.id, 20),
-            },
-            stepUp,
-          }}
-          assets={assets}
-          nonce={cspNonce(c)}
-        />,
-      ),
-      200,
-      noStore,
-    );
+    return accountPage(identity, c);
   });
+}
+
+/**
+ * `/account` for the request's session: the page itself, or its answer to a failed form post (the error
+ * next to the form `problem.section` names, what was typed kept).
+ */
+export async function accountPage(
+  identity: IdentityContext,
+  c: Context,
+  problem?: AccountProblem,
+  status: ContentfulStatusCode = 200,
+  /** New recovery codes a form post just made, shown this once. */
+  shown: { recoveryCodes?: string[] } = {},
+) {
+  const { db, assets } = identity;
+  const session = await identity.currentSession(c);
+  if (!session) return c.redirect(withQuery('/login', { redirect: '/account' }), 303);
+  const user = await findUserById(db, session.userId);
+  if (!user) return c.redirect('/login', 303);
+  const active = activeMembership(session.view, c);
+  const admin = active?.permissions.includes('members:manage') ?? false;
+  const manager = active?.permissions.includes('org:manage') ?? false;
+  const org = manager && active ? await findOrganization(db, active.org_id) : undefined;
+  const wanted = c.req.query('stepup');
+  const redirect = safeRedirect(c.req.query('redirect'), identity.redirectPolicy);
+  const stepUp = isLevel(wanted)
+    ? {
+        wanted,
+        redirect,
+        met: meetsLevel(session.aal, wanted),
+        continueUrl: redirect ? withQuery('/step-up', { aal: wanted, redirect }) : '/account',
+      }
+    : null;
+  const passkeys = await passkeyListing(db, user.id);
+  return c.html(
+    asDocument(
+      <AccountPage
+        view={{
+          session: session.view,
+          activeOrgId: active?.org_id,
+          publicAssistant: org ? org.public_assistant === 1 : null,
+          require2fa: org ? org.require_2fa === 1 : null,
+          totpEnabled: user.totp_secret !== null,
+          recoveryCodesLeft: await remainingRecoveryCodes(db, user.id),
+          passkeys,
+          members: admin && active ? await membersOf(db, active.org_id) : null,
+          serviceClients:
+            admin && active ? await listServiceClients(db, session.realmId, active.org_id) : null,
+          invitations: admin && active ? await pendingInvitations(db, active.org_id) : null,
+          notice: problem ? null : (NOTICES[c.req.query('notice') ?? ''] ?? null),
+          problem: problem ?? null,
+          newRecoveryCodes: shown.recoveryCodes ?? null,
+          console: {
+            name: problem?.values?.name ?? user.name,
+            email: user.email,
+            emailVerified: user.email_verified_at !== null,
+            currentSessionId: session.id,
+            sessions: await identity.sessions.listOf(user.id),
+            events: await securityLog(db, user.id, 20),
+          },
+          stepUp,
+        }}
+        assets={assets}
+        nonce={cspNonce(c)}
+      />,
+    ),
+    status,
+    { 'Cache-Control': 'no-store' },
+  );
 }

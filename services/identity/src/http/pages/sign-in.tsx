@@ -5,7 +5,7 @@
  * passkey button runs `client/sign-in.ts`.
  */
 import type { ClientAssets } from '@xv/platform/pages';
-import { IdentityPage } from './frame.js';
+import { FormError, IdentityPage } from './frame.js';
 
 const LOGIN_ERRORS: Record<string, string> = {
   '1': 'The e-mail address or the password is wrong.',
@@ -25,27 +25,20 @@ const TWO_FACTOR_ERRORS: Record<string, string> = {
   locked: 'Too many wrong codes. Wait a few minutes and try again.',
 };
 
-function ErrorMessage(props: { text: string | undefined }) {
-  return props.text ? (
-    <p class="error" role="alert" id="form-error">
-      {props.text}
-    </p>
-  ) : null;
-}
-
 const LEVEL_NAMES: Record<string, string> = {
   AAL2: 'two-factor sign-in (password and a code, or a passkey)',
   AAL3: 'a passkey bound to your device, with its PIN or biometrics',
 };
 
 export function LoginPage(props: {
+  /** The address typed before a failed attempt. */
+  email?: string | undefined;
   error?: string | undefined;
   redirect: string | null;
   aal: string | null;
   realm: string | null;
   signedInAs?: string | undefined;
   assets: ClientAssets;
-  nonce: string;
 }) {
   const wantsPasskey = props.aal === 'AAL3';
   const passkeyButton = (
@@ -60,14 +53,14 @@ export function LoginPage(props: {
     </button>
   );
   return (
-    <IdentityPage title="Sign in" assets={props.assets} scripts={['sign-in']} nonce={props.nonce}>
+    <IdentityPage title="Sign in" assets={props.assets} scripts={['sign-in']}>
       <section>
         <h1>Sign in</h1>
         {props.aal && LEVEL_NAMES[props.aal] ? (
           <p class="notice">The page you came from asks for a stronger sign-in: {LEVEL_NAMES[props.aal]}.</p>
         ) : null}
         {props.signedInAs ? <p class="muted">You are signed in as {props.signedInAs}.</p> : null}
-        <ErrorMessage text={props.error ? (LOGIN_ERRORS[props.error] ?? LOGIN_ERRORS['1']) : undefined} />
+        <FormError text={props.error ? (LOGIN_ERRORS[props.error] ?? LOGIN_ERRORS['1']) : undefined} />
         {wantsPasskey ? passkeyButton : null}
         <form
           method="post"
@@ -75,7 +68,14 @@ export function LoginPage(props: {
           aria-describedby={props.error ? 'form-error' : undefined}
         >
           <label for="email">E-mail address</label>
-          <input id="email" name="email" type="email" autocomplete="username webauthn" required />
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autocomplete="username webauthn"
+            value={props.email || undefined}
+            required
+          />
           <label for="password">Password</label>
           <input id="password" name="password" type="password" autocomplete="current-password" required />
           {props.redirect ? <input type="hidden" name="redirect" value={props.redirect} /> : null}
@@ -86,7 +86,13 @@ export function LoginPage(props: {
         {wantsPasskey ? null : passkeyButton}
         <p id="passkey-status" role="status" aria-live="polite" />
         <p>
-          <a href="/password-reset">Forgot your password?</a>
+          <a
+            href={
+              props.realm ? `/password-reset?realm=${encodeURIComponent(props.realm)}` : '/password-reset'
+            }
+          >
+            Forgot your password?
+          </a>
         </p>
         <p>
           New here? <a href="/register">Start a trial</a>
@@ -102,7 +108,7 @@ export function TwoFactorPage(props: { error?: string | undefined; assets: Clien
       <section>
         <h1>Enter your code</h1>
         <p>Open your authenticator app and enter the 6-digit code, or use one of your recovery codes.</p>
-        <ErrorMessage
+        <FormError
           text={props.error ? (TWO_FACTOR_ERRORS[props.error] ?? TWO_FACTOR_ERRORS['1']) : undefined}
         />
         <form method="post" action="/api/auth/2fa">
@@ -132,6 +138,9 @@ export function RegisterPage(props: {
   /** Where to go once the account exists (an invitation link), and the address it was sent to. */
   redirect?: string | null;
   email?: string | null;
+  /** What was typed before a failed attempt. */
+  name?: string | undefined;
+  orgName?: string | undefined;
   assets: ClientAssets;
 }) {
   const invited = props.redirect?.startsWith('/invitations/') ?? false;
@@ -144,12 +153,20 @@ export function RegisterPage(props: {
             ? 'Creates your account; you then join the organization that invited you.'
             : 'Creates your organization with you as its administrator.'}
         </p>
-        <ErrorMessage
+        <FormError
           text={props.error ? (REGISTER_ERRORS[props.error] ?? REGISTER_ERRORS.invalid) : undefined}
         />
         <form method="post" action="/api/auth/register">
           <label for="name">Your name</label>
-          <input id="name" name="name" type="text" autocomplete="name" maxlength={200} required />
+          <input
+            id="name"
+            name="name"
+            type="text"
+            autocomplete="name"
+            maxlength={200}
+            value={props.name || undefined}
+            required
+          />
           <label for="email">E-mail address</label>
           <input
             id="email"
@@ -179,6 +196,7 @@ export function RegisterPage(props: {
                 type="text"
                 autocomplete="organization"
                 maxlength={200}
+                value={props.orgName || undefined}
                 required
               />
             </>

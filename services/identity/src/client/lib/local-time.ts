@@ -1,0 +1,25 @@
+/**
+ * @module client/lib/local-time
+ * Times are written in UTC by the server; `<time datetime data-local>` elements are shown in the
+ * reader's own language and time zone (Intl), the UTC instant kept in `datetime` and the title.
+ */
+const format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A `<time>` of `at` (ms since the epoch) in the reader's locale, as the server's `When` becomes. */
+export function localTime(at: number): HTMLTimeElement {
+  const element = document.createElement('time');
+  element.dateTime = new Date(at).toISOString();
+  element.dataset.local = '';
+  element.title = element.dateTime;
+  element.textContent = format.format(new Date(at));
+  return element;
+}
+
+export function localizeTimes(root: ParentNode = document) {
+  for (const element of root.querySelectorAll<HTMLTimeElement>('time[datetime][data-local]')) {
+    const date = new Date(element.dateTime);
+    if (Number.isNaN(date.getTime())) continue;
+    element.title = element.dateTime;
+    element.textContent = format.format(date);
+  }
+}
