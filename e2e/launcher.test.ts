@@ -109,6 +109,19 @@ describe('the launcher', () => {
     expect((await rpc.json()).result).toBe('0x7a69');
   });
 
+  it('runs the EAS contracts on the dev chain, deployed by the relayer', async () => {
+    const eas = await (await fetch(`http://127.0.0.1:${ports.chain}/api/eas`)).json();
+    expect(eas).toMatchObject({ chainId: 31337, version: '1.4.0' });
+    for (const address of [eas.eas, eas.schemaRegistry]) {
+      const rpc = await fetch(`http://127.0.0.1:${ports.anvil}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getCode', params: [address, 'latest'] }),
+      });
+      expect((await rpc.json()).result.length).toBeGreaterThan(100);
+    }
+  });
+
   it('reports a crashed service and restarts it', async () => {
     const identity = childrenOf(launcher.pid!).find((c) => c.args.includes('services/identity/dist/main.js'));
     expect(identity).toBeDefined();

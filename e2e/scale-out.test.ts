@@ -273,7 +273,11 @@ describe.runIf(onPostgres)(
         call('trust', '/api/attestation', {
           instance,
           headers: bearer,
-          json: { schema: 'https://schemas.scale-out.test/order', subject: 'order-1', claim: { paid: true } },
+          json: {
+            schema: 'https://schemas.scale-out.test/order',
+            subject: 'did:web:shop.scale-out.test:orders:1',
+            claim: { paid: true },
+          },
         });
       expect(
         (await call('identity', '/api/service-clients/me', { instance: 1, headers: bearer })).status,

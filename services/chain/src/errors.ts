@@ -13,6 +13,15 @@ export const errors = defineErrors('chain', {
     message:
       'The relayer balance is below its floor: it sends nothing until funded; queued fingerprints wait.',
   },
+  eas_not_configured: {
+    status: 503,
+    message:
+      'This chain has no EAS contracts the relayer knows of: set XV_CHAIN_EAS_ADDRESS (and XV_CHAIN_SCHEMA_REGISTRY_ADDRESS).',
+  },
+  eas_call_rejected: {
+    status: 422,
+    message: 'The EAS contract refused the call (a bad signature, an unknown schema, an expired deadline…).',
+  },
   batch_not_sent: {
     status: 503,
     message: 'The batch holding this fingerprint was not sent in time; it stays queued, ask again.',

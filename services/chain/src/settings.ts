@@ -2,9 +2,11 @@
  * @module settings
  * The relayer's own settings: which EVM node, which key, how many confirmations,
  * when a transaction counts as stuck, how public anchors are batched, and the balance
- * below which it sends nothing.
+ * below which it sends nothing, and where the EAS contracts are.
  */
 import { httpUrl, setting, z } from '@xv/platform';
+
+const address = () => z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex digits');
 
 export const chainSettings = {
   rpcUrl: setting('XV_CHAIN_RPC_URL', httpUrl().default('http://127.0.0.1:8545')),
@@ -23,6 +25,13 @@ export const chainSettings = {
   pollMs: setting('XV_CHAIN_POLL_MS', z.coerce.number().int().min(50).max(600_000).default(1000)),
   stuckSeconds: setting('XV_CHAIN_STUCK_SECONDS', z.coerce.number().int().min(1).max(86_400).default(30)),
   feeBumpPercent: setting('XV_CHAIN_FEE_BUMP_PERCENT', z.coerce.number().int().min(10).max(500).default(25)),
+  /**
+   * The EAS contract on a chain other than the local dev chain (where the relayer deploys
+   * its own); its SchemaRegistry is the one it names.
+   */
+  easAddress: setting('XV_CHAIN_EAS_ADDRESS', address().optional()),
+  /** When set, must be the registry the EAS contract names: a guard against a wrong address. */
+  schemaRegistryAddress: setting('XV_CHAIN_SCHEMA_REGISTRY_ADDRESS', address().optional()),
   explorerUrl: setting('XV_CHAIN_EXPLORER_URL', httpUrl().optional()),
   /** How often the queue of batched fingerprints is anchored as one Merkle root. */
   batchIntervalMs: setting(

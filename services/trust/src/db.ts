@@ -65,6 +65,8 @@ export interface AttestationsTable {
   uid: string;
   attester: string;
   signed: string;
+  /** JSON of the on-chain attestation, when one was made. */
+  onchain: string | null;
   created_at: number;
 }
 

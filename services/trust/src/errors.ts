@@ -30,5 +30,15 @@ export const errors = defineErrors('trust', {
     message:
       "The organization's immediate anchors for today are spent; anchor without credentials to join the next batch.",
   },
+  invalid_subject: {
+    status: 400,
+    message:
+      'The subject must be an EVM address (0x + 40 hex digits, checksummed when mixed case), a DID (did:method:id) or an XV id (usr_…, org_…).',
+  },
+  eas_unavailable: {
+    status: 503,
+    message: 'No EAS contracts are known on the chain: the relayer needs XV_CHAIN_EAS_ADDRESS there.',
+  },
+  onchain_attestation_rejected: { status: 422, message: 'The EAS contract refused the attestation.' },
   identity_unavailable: { status: 503, message: 'The identity service cannot be reached.' },
 });

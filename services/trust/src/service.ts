@@ -2,7 +2,7 @@
  * @module service
  * The trust service: seals records and AI results into signed manifests and
  * receipts, anchors manifest hashes through the chain relayer (it holds no on-chain
- * key), issues EAS-style attestations, and lets anyone verify.
+ * key), issues EAS attestations (off chain, or on chain through the relayer), and lets anyone verify.
  */
 import { relayerToken } from '@xv/platform';
 import { defineService } from '@xv/platform/service';
@@ -30,7 +30,6 @@ export const trustService = defineService<TrustTables>()({
       identityUrl: settings.services.identity.url,
       relayer: { url: settings.services.chain.url, token: relayerToken(config.chainToken, settings.dataDir) },
       chainRpcUrl: config.chainRpcUrl,
-      eas: { chainId: config.easChainId, contract: config.easContract, version: config.easVersion },
       inputLimitBytes: config.storeInputLimitBytes,
       anchorDailyBudget: config.anchorDailyBudget,
       signingThreads: config.signingThreads,

@@ -15,20 +15,14 @@ export const trustSettings = {
     secret: true,
   }),
   chainRpcUrl: setting('XV_CHAIN_RPC_URL', httpUrl().default('http://127.0.0.1:8545')),
-  /** Immediate (single-transaction) anchors per organization and UTC day; public anchors are batched. */
+  /**
+   * Immediate transactions (single-transaction anchors and on-chain attestations) per organization
+   * and UTC day; public anchors are batched.
+   */
   anchorDailyBudget: setting(
     'XV_TRUST_ANCHOR_DAILY_BUDGET',
     z.coerce.number().int().min(0).max(1_000_000).default(100),
   ),
-  easChainId: setting('XV_TRUST_EAS_CHAIN_ID', z.coerce.number().int().positive().default(31337)),
-  easContract: setting(
-    'XV_TRUST_EAS_CONTRACT',
-    z
-      .string()
-      .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')
-      .default('0xA1207F3BBa224E2c9c3c6D5aF63D0eb1582Ce587'),
-  ),
-  easVersion: setting('XV_TRUST_EAS_VERSION', z.string().min(1).max(20).default('1.2.0')),
   storeInputLimitBytes: setting(
     'XV_TRUST_INPUT_LIMIT_BYTES',
     z.coerce

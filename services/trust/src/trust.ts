@@ -9,7 +9,7 @@ import { ChainReader } from './anchoring/chain-check.js';
 import { ReceiptAnchors } from './anchoring/receipt-anchors.js';
 import { RelayerClient } from './anchoring/relayer-client.js';
 import { Attestations } from './attestations/attestations.js';
-import type { EasDomainConfig } from './attestations/eas.js';
+import { EasChain } from './attestations/eas-chain.js';
 import type { TrustTables } from './db.js';
 import { IssuerDirectory } from './issuers/directory.js';
 import { PublishedKeys } from './issuers/published-keys.js';
@@ -30,9 +30,8 @@ export interface TrustOptions {
   identityUrl: string;
   relayer: { url: string; token: string };
   chainRpcUrl: string;
-  eas: EasDomainConfig;
   inputLimitBytes: number;
-  /** Immediate anchors per organization and UTC day. */
+  /** Immediate transactions (anchors, on-chain attestations) per organization and UTC day. */
   anchorDailyBudget: number;
   /** Worker threads that make the seal signatures. */
   signingThreads: number;
@@ -46,10 +45,12 @@ export function createTrust(o: TrustOptions) {
   const signing = new SigningPool({ threads: o.signingThreads });
   const directory = new IssuerDirectory({ identityUrl: o.identityUrl, trustUrl: o.trustUrl, demo: o.demo });
   const publishedKeys = new PublishedKeys(keyring, o.demo);
+  const relayer = new RelayerClient(o.relayer);
+  const budget = new AnchorBudget(db, o.anchorDailyBudget);
   const anchors = new ReceiptAnchors({
     db,
-    relayer: new RelayerClient(o.relayer),
-    budget: new AnchorBudget(db, o.anchorDailyBudget),
+    relayer,
+    budget,
     chain: new ChainReader(o.chainRpcUrl),
   });
   const receipts = new Receipts({
@@ -64,7 +65,8 @@ export function createTrust(o: TrustOptions) {
   });
   const policy = new SealPolicy({ directory, demo: o.demo });
   const sealing = new Sealing({ policy, receipts, anchors });
-  const attestations = new Attestations({ db, keyring, publishedKeys, trustUrl: o.trustUrl, eas: o.eas });
+  const eas = new EasChain({ relayer, rpcUrl: o.chainRpcUrl });
+  const attestations = new Attestations({ db, keyring, publishedKeys, trustUrl: o.trustUrl, eas, budget });
   return {
     keyring,
     publishedKeys,

@@ -97,4 +97,32 @@ describeEachDatabase('POST /api/attestation', (target) => {
     const result = await (await attest({ ...BODY, subject }, { cookie: acme.cookie })).json();
     expect(result.attestation.message.recipient).toBe(subject);
   });
+
+  it('malformed subject becomes 0x0: a subject that is no address, DID or XV id is refused', async () => {
+    for (const subject of [
+      'not a subject',
+      '0x1234',
+      '0x000000000000000000000000000000000000dead00',
+      '0x000000000000000000000000000000000000DeAd',
+      'did:',
+      'did:Web:example.com',
+      'did:web:',
+      'usr_',
+      'xyz_123',
+      'usr_12 3',
+    ]) {
+      const response = await attest({ ...BODY, subject }, { cookie: acme.cookie });
+      expect(response.status, subject).toBe(400);
+      expect((await response.json()).error, subject).toBe('invalid_subject');
+    }
+    for (const subject of [
+      '0x000000000000000000000000000000000000dead',
+      'did:web:example.com:u:usr_1',
+      'did:pkh:eip155:1:0x000000000000000000000000000000000000dEaD',
+      'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK',
+      'org_01hzy',
+    ]) {
+      expect((await attest({ ...BODY, subject }, { cookie: acme.cookie })).status, subject).toBe(200);
+    }
+  });
 });

@@ -41,7 +41,6 @@ describeEachDatabase('the trust domain', (target) => {
       identityUrl: 'http://127.0.0.1:9',
       relayer: { url: 'http://127.0.0.1:9', token: 'unused-token-0123456789abcdef' },
       chainRpcUrl: 'http://127.0.0.1:9',
-      eas: { chainId: 31337, contract: '0xA1207F3BBa224E2c9c3c6D5aF63D0eb1582Ce587', version: '1.2.0' },
       inputLimitBytes: 1024,
       anchorDailyBudget: 10,
       signingThreads: 1,

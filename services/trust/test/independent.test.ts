@@ -14,7 +14,8 @@ import { newOrganization, type PublishedKey, postJson, startTrustStack, type Tru
 
 const require = createRequire(import.meta.url);
 // The SDK's ESM build breaks on Node: load its CommonJS build.
-const { Offchain, OffchainAttestationVersion } = require('@ethereum-attestation-service/eas-sdk');
+const { EAS } = require('@ethereum-attestation-service/eas-sdk');
+const { JsonRpcProvider } = require('ethers');
 
 const jcs = (value: unknown) => (canonicalize as unknown as (v: unknown) => string)(value);
 
@@ -60,7 +61,7 @@ describeEachDatabase('independent verification', (target) => {
     expect(await crypto.subtle.verify(algorithm, publicKey, signature, other)).toBe(false);
   });
 
-  it('an attestation verifies with the EAS SDK off-chain verification', async () => {
+  it('an attestation verifies with the EAS SDK off-chain verification against the chain EAS contract', async () => {
     const response = await postJson(
       stack.trust,
       '/api/attestation',
@@ -85,15 +86,11 @@ describeEachDatabase('independent verification', (target) => {
 
     const signed = result.attestation;
     expect(signed.version).toBe(2);
-    const offchain = new Offchain(
-      {
-        address: signed.domain.verifyingContract,
-        version: signed.domain.version,
-        chainId: BigInt(signed.domain.chainId),
-      },
-      OffchainAttestationVersion.Version2,
-      undefined,
-    );
+    // The SDK reads the domain (chain id, contract version) from the contract on the chain.
+    const { eas: easAddress } = await (await stack.relayer.fetch('/api/eas')).json();
+    const eas = new EAS(easAddress);
+    eas.connect(new JsonRpcProvider(stack.chain.rpcUrl));
+    const offchain = await eas.getOffchain();
     expect(offchain.verifyOffchainAttestationSignature(key.ethAddress, signed)).toBe(true);
     expect(
       offchain.verifyOffchainAttestationSignature('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', signed),

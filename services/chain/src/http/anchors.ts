@@ -13,6 +13,7 @@ import { constantTimeEqual, guardErrors } from '@xv/platform';
 import { type App, createRoute, jsonBody, jsonResponse, z } from '@xv/platform/http';
 import type { MiddlewareHandler } from 'hono';
 import { BaseError, type Hex } from 'viem';
+import type { EasGateway } from '../eas/gateway.js';
 import { errors } from '../errors.js';
 import type { AnchorOutcome, Relayer } from '../relayer/relayer.js';
 
@@ -96,6 +97,7 @@ const relayerRoute = createRoute({
 
 export interface AnchorApiOptions {
   relayer: Relayer;
+  eas: EasGateway | undefined;
   token: string;
   confirmations: number;
   /** Base of explorer links: a public explorer, or this service's own `/tx` pages. */
@@ -158,7 +160,7 @@ export function registerAnchorApi(app: App, options: AnchorApiOptions) {
   );
 }
 
-function requireToken(token: string): MiddlewareHandler {
+export function requireToken(token: string): MiddlewareHandler {
   return async (c, next) => {
     const presented = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (!presented || !constantTimeEqual(presented, token))

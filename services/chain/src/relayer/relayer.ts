@@ -29,6 +29,7 @@
 import { type Database, type Logger, transaction } from '@xv/platform';
 import type { Hex } from 'viem';
 import { type AnchorOutcome, Batches } from './batching.js';
+import { ContractCalls } from './contract-calls.js';
 import { Funds } from './funds.js';
 import { Nonces } from './nonces.js';
 import { Recovery } from './recovery.js';
@@ -62,6 +63,8 @@ export class Relayer {
   private readonly funds: Funds;
   private readonly batches: Batches;
   private readonly recovery: Recovery;
+  /** Contract calls (EAS) signed with the relayer key, in the same nonce sequence. */
+  readonly calls: ContractCalls;
   private timer: NodeJS.Timeout | undefined;
   private batchTimer: NodeJS.Timeout | undefined;
   readonly address: Hex;
@@ -81,6 +84,7 @@ export class Relayer {
     const parts = { nonces: this.nonces, sender: this.sender, funds: this.funds };
     this.batches = new Batches(database, parts, options, logger);
     this.recovery = new Recovery(database, parts, options, logger);
+    this.calls = new ContractCalls(database, parts);
   }
 
   /** Brings the nonce in line with the chain, re-sends what a previous run left unsent, then polls. */

@@ -24,9 +24,12 @@ afterAll(async () => {
   for (const chain of chains.splice(0)) await chain.stop();
 });
 
-export async function startDevChain(): Promise<DevChain> {
+/** A throw-away chain (id 31337 unless told); with `stateDir`, one whose state survives a restart on the same folder. */
+export async function startDevChain(
+  options: { stateDir?: string; chainId?: number } = {},
+): Promise<DevChain> {
   const port = await freePort();
-  const child = spawnDevChain({ port });
+  const child = spawnDevChain({ port, ...options });
   const rpcUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   while (!(await isChainReady(rpcUrl))) {
@@ -48,11 +51,12 @@ export async function startDevChain(): Promise<DevChain> {
       if (body.error) throw new Error(`${method}: ${body.error.message}`);
       return body.result as T;
     },
+    // SIGTERM: anvil writes its state file on the way out.
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
-        child.kill('SIGKILL');
+        child.kill(options.stateDir ? 'SIGTERM' : 'SIGKILL');
       }),
   };
   chains.push(chain);

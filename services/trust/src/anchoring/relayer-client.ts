@@ -1,7 +1,8 @@
 /**
  * @module anchoring/relayer-client
  * The trust service's side of the chain relayer API, authenticated with the shared
- * service credential. The trust service holds no on-chain key.
+ * service credential: anchors, and the EAS contracts (their addresses, schema
+ * registration, delegated attestations). The trust service holds no on-chain key.
  */
 import { errors } from '../errors.js';
 
@@ -25,6 +26,22 @@ export interface RelayerAnchor {
   confirmations: number;
 }
 
+export interface EasDeployment {
+  chainId: number;
+  eas: string;
+  schemaRegistry: string;
+  version: string;
+}
+
+export interface RelayedAttestation {
+  uid: string;
+  txHash: string;
+  blockNumber: number;
+  attester: string;
+  chainId: number;
+  eas: string;
+}
+
 export class RelayerClient {
   private known: { address: string; expires: number } | undefined;
 
@@ -43,9 +60,24 @@ export class RelayerClient {
   /** The relayer's address, which every anchoring transaction comes from (asked once a minute at most). */
   async address(): Promise<string> {
     if (this.known && this.known.expires > Date.now()) return this.known.address;
-    const info = (await this.call('/api/relayer', { method: 'GET' })) as unknown as { address: string };
+    const info = await this.call<{ address: string }>('/api/relayer', { method: 'GET' });
     this.known = { address: info.address, expires: Date.now() + 60_000 };
     return info.address;
+  }
+
+  /** The EAS contracts on the relayer's chain. */
+  easDeployment(): Promise<EasDeployment> {
+    return this.call('/api/eas', { method: 'GET' });
+  }
+
+  /** Registers a schema in the SchemaRegistry; idempotent. */
+  registerSchema(schema: string, revocable: boolean): Promise<{ uid: string; txHash: string | null }> {
+    return this.call('/api/eas/schemas', { method: 'POST', body: JSON.stringify({ schema, revocable }) });
+  }
+
+  /** Submits an attestation its attester signed (EAS `attestByDelegation`); answers once mined. */
+  attestByDelegation(request: Record<string, unknown>): Promise<RelayedAttestation> {
+    return this.call('/api/eas/attestations', { method: 'POST', body: JSON.stringify(request) });
   }
 
   /** The anchor's current transaction (it changes when a stuck one is replaced). */
@@ -53,7 +85,7 @@ export class RelayerClient {
     return this.call(`/api/anchors/${ref}`, { method: 'GET' });
   }
 
-  private async call(path: string, init: RequestInit): Promise<RelayerAnchor> {
+  private async call<T = RelayerAnchor>(path: string, init: RequestInit): Promise<T> {
     let response: Response;
     try {
       response = await fetch(`${this.options.url}${path}`, {
@@ -65,13 +97,15 @@ export class RelayerClient {
       throw errors.relayer_unavailable();
     }
     if (!response.ok) {
-      const code = await response
-        .json()
-        .then((body: { error?: unknown }) => body.error)
-        .catch(() => undefined);
-      if (code === 'relayer_low_balance') throw errors.relayer_low_balance();
+      const body = (await response.json().catch(() => ({}))) as { error?: unknown; message?: unknown };
+      if (body.error === 'relayer_low_balance') throw errors.relayer_low_balance();
+      if (body.error === 'eas_not_configured') throw errors.eas_unavailable();
+      if (body.error === 'eas_call_rejected')
+        throw errors.onchain_attestation_rejected(
+          typeof body.message === 'string' ? body.message : undefined,
+        );
       throw errors.relayer_unavailable(`The chain relayer answered ${response.status}.`);
     }
-    return (await response.json()) as RelayerAnchor;
+    return (await response.json()) as T;
   }
 }

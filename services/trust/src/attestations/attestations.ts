@@ -4,8 +4,11 @@
  * rule of every verification: the EIP-712 signature recovers to the address of a key
  * the organization published, and the attestation is dated inside that key's window.
  */
-import { newId } from '@xv/platform';
+import { AppError, newId } from '@xv/platform';
 import { type Hex, verifyTypedData } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import type { AnchorBudget } from '../anchoring/budget.js';
+import type { RelayedAttestation } from '../anchoring/relayer-client.js';
 import { contentBytes, sha256, taggedHash } from '../crypto/canonical.js';
 import type { TrustDb } from '../db.js';
 import { errors } from '../errors.js';
@@ -17,7 +20,17 @@ import {
   type UnpublishedKey,
 } from '../issuers/published-keys.js';
 import type { Keyring } from '../keys/keyring.js';
-import { type EasDomainConfig, type SignedOffchainAttestation, signOffchainAttestation } from './eas.js';
+import {
+  type AttestationContent,
+  attestationData,
+  type SignedOffchainAttestation,
+  signOffchainAttestation,
+} from './eas.js';
+import type { EasChain } from './eas-chain.js';
+import { recipientOf } from './subjects.js';
+
+/** Answers after which no transaction went out. */
+const NOTHING_SENT = new Set(['relayer_low_balance', 'eas_unavailable', 'onchain_attestation_rejected']);
 
 export interface AttestationResult {
   attestationId: string;
@@ -28,6 +41,8 @@ export interface AttestationResult {
   attester: Hex;
   issuerId: string;
   attestation: SignedOffchainAttestation;
+  /** The same attestation made on chain, when asked for (`onchain: true`). */
+  onchain?: RelayedAttestation;
 }
 
 export interface AttestationVerification {
@@ -46,21 +61,28 @@ export class Attestations {
       db: TrustDb;
       keyring: Keyring;
       publishedKeys: PublishedKeys;
-      eas: EasDomainConfig;
+      eas: EasChain;
+      budget: AnchorBudget;
       trustUrl: string;
     },
   ) {}
 
+  /**
+   * Signs an off-chain attestation and, with `onchain`, has the same content attested on
+   * chain first (so a refusal there leaves nothing half made).
+   */
   async issue(
     issuer: Issuer,
-    input: { schema: string; subject: string; claim: unknown },
+    input: { schema: string; subject: string; claim: unknown; onchain?: boolean },
   ): Promise<AttestationResult> {
+    const recipient = recipientOf(input.subject);
     const claimDigest = sha256(contentBytes(input.claim));
+    const content = { recipient, data: attestationData(input.schema, input.subject, claimDigest) };
+    const domain = await this.o.eas.domain();
     const key = await this.o.keyring.signingKey(issuer);
-    const { signed, signature } = await signOffchainAttestation(key.secp256k1, this.o.eas, {
-      schema: input.schema,
-      subject: input.subject,
-      claimDigest,
+    const onchain = input.onchain ? await this.attestOnchain(issuer, key.secp256k1, content) : undefined;
+    const { signed, signature } = await signOffchainAttestation(key.secp256k1, domain, {
+      ...content,
       time: new Date(),
     });
     const attestationId = newId('att');
@@ -77,6 +99,7 @@ export class Attestations {
         uid: signed.uid,
         attester: key.ethAddress,
         signed: JSON.stringify(signed),
+        onchain: onchain ? JSON.stringify(onchain) : null,
         created_at: Date.now(),
       })
       .execute();
@@ -89,7 +112,29 @@ export class Attestations {
       attester: key.ethAddress,
       issuerId: issuer.orgId,
       attestation: signed,
+      ...(onchain ? { onchain } : {}),
     };
+  }
+
+  /**
+   * An on-chain attestation is a transaction the relayer pays for: it spends one of the
+   * organization's immediate transactions of the day (shared with immediate anchors), given
+   * back when the relayer sent nothing.
+   */
+  private async attestOnchain(issuer: Issuer, signer: PrivateKeyAccount, content: AttestationContent) {
+    await this.o.budget.spend(issuer.orgId).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'anchor_budget_exhausted')
+        throw errors.anchor_budget_exhausted(
+          "The organization's immediate transactions for today (UTC), anchors and on-chain attestations, are spent; attest off chain until tomorrow.",
+        );
+      throw error;
+    });
+    try {
+      return await this.o.eas.attest(signer, content);
+    } catch (error) {
+      if (error instanceof AppError && NOTHING_SENT.has(error.code)) await this.o.budget.refund(issuer.orgId);
+      throw error;
+    }
   }
 
   async find(attestationId: string) {
@@ -113,7 +158,8 @@ export class Attestations {
       },
       signature: `${r}${s.slice(2)}${v.toString(16).padStart(2, '0')}` as Hex,
     }).catch(() => false);
-    return { row, attestation, ...(await this.issuerCheck(row, attestation, signatureValid)) };
+    const onchain = row.onchain ? (JSON.parse(row.onchain) as RelayedAttestation) : undefined;
+    return { row, attestation, onchain, ...(await this.issuerCheck(row, attestation, signatureValid)) };
   }
 
   private async issuerCheck(

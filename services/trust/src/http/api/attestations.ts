@@ -11,17 +11,36 @@ import type { SealPolicy } from '../../seal/policy.js';
 import type { Callers } from '../callers.js';
 import { AttestationId, IssuerId, Loose, requiredJson } from '../schemas.js';
 
+const OnchainAttestation = z
+  .object({
+    uid: z.string(),
+    txHash: z.string(),
+    blockNumber: z.number(),
+    attester: z.string(),
+    chainId: z.number(),
+    eas: z.string(),
+  })
+  .openapi('OnchainAttestation', {
+    description: 'The attestation as the EAS contract holds it (`getAttestation(uid)`)',
+  });
+
 const attestationRoute = createRoute({
   method: 'post',
   path: '/api/attestation',
-  summary: 'Issue an EAS off-chain attestation (version 2) signed by the issuer',
+  summary:
+    'Issue an EAS attestation signed by the issuer: off chain (version 2), and on chain too with `onchain: true`',
   request: {
     body: jsonBody(
       z.object({
         schema: z.string().min(1).max(500),
-        subject: z.string().min(1).max(500),
+        subject: z.string().min(1).max(500).openapi({
+          description: 'An EVM address, a DID or an XV id (`usr_…`); anything else is 400 invalid_subject',
+        }),
         claim: requiredJson('claim'),
         issuerId: IssuerId.optional(),
+        onchain: z.boolean().default(false).openapi({
+          description: 'Also attest on chain (EAS attestByDelegation, submitted by the relayer)',
+        }),
       }),
     ),
   },
@@ -37,8 +56,12 @@ const attestationRoute = createRoute({
         attester: z.string(),
         issuerId: z.string(),
         attestation: Loose,
+        onchain: OnchainAttestation.optional(),
       }),
     ),
+    400: { description: 'invalid_subject, or a missing or malformed field' },
+    422: { description: 'onchain_attestation_rejected: the EAS contract refused the on-chain attestation' },
+    503: { description: 'eas_unavailable or relayer_unavailable: the EAS contracts cannot be reached' },
   },
 });
 
@@ -65,9 +88,8 @@ export function registerAttestationApi(
 /** `GET /api/attestations/{id}`. */
 export function registerAttestationReadApi(app: App, attestations: Attestations) {
   app.openapi(attestationGetRoute, async (c) => {
-    const { row, attestation, valid, signatureValid, issuerVerified, reason } = await attestations.find(
-      c.req.valid('param').attestationId,
-    );
+    const { row, attestation, onchain, valid, signatureValid, issuerVerified, reason } =
+      await attestations.find(c.req.valid('param').attestationId);
     return c.json(
       {
         attestationId: row.attestation_id,
@@ -82,6 +104,7 @@ export function registerAttestationReadApi(app: App, attestations: Attestations)
         issuerVerified,
         ...(reason ? { reason } : {}),
         attestation,
+        ...(onchain ? { onchain } : {}),
       },
       200,
     );
