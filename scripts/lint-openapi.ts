@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import { root, withEachService } from './lib/built-services.js';
 
 const keepAt = process.argv.indexOf('--keep');
-const outDir = keepAt > 0 ? resolve(process.argv[keepAt + 1] ?? '.') : mkdtempSync(join(tmpdir(), 'xv-openapi-'));
+const outDir =
+  keepAt > 0 ? resolve(process.argv[keepAt + 1] ?? '.') : mkdtempSync(join(tmpdir(), 'xv-openapi-'));
 mkdirSync(outDir, { recursive: true });
 const files: string[] = [];
 try {
@@ -23,8 +24,16 @@ try {
   });
   const lint = spawnSync(
     process.execPath,
-    [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', `--config=${join(root, 'redocly.yaml')}`, ...files],
-    { stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+    [
+      join(root, 'node_modules/@redocly/cli/bin/cli.js'),
+      'lint',
+      `--config=${join(root, 'redocly.yaml')}`,
+      ...files,
+    ],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
   );
   process.exitCode = lint.status ?? 1;
 } finally {
