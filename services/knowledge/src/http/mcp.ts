@@ -97,6 +97,14 @@ const metadataRoute = createRoute({
     200: jsonResponse(
       'Where to get a token for `/mcp`, and which scope it needs',
       protectedResourceMetadataBody,
+      {
+        resource: 'https://kb.example.com/mcp',
+        authorization_servers: ['https://id.example.com'],
+        scopes_supported: [MCP_SCOPE],
+        bearer_methods_supported: ['header'],
+        resource_name: 'XV knowledge base (MCP)',
+        resource_documentation: 'https://kb.example.com/docs',
+      },
     ),
   },
 });
