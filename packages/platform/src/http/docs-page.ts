@@ -143,7 +143,8 @@ function accessOf(op: Operation): string[] {
   if (op.security === undefined) return ['Not stated'];
   const ways = op.security.filter((way) => Object.keys(way).length > 0);
   if (ways.length === 0) return ['Anyone: no credential needed'];
-  return ways.map((way) =>
+  const anonymous = ways.length < op.security.length ? ['Anyone else, without a credential'] : [];
+  const lines = ways.map((way) =>
     Object.entries(way)
       .map(([name, scopes]) => {
         const title = SCHEME_TITLES[name] ?? name;
@@ -151,6 +152,7 @@ function accessOf(op: Operation): string[] {
       })
       .join(' and '),
   );
+  return [...lines, ...anonymous];
 }
 
 function exampleRequest(method: string, path: string, op: Operation): string {

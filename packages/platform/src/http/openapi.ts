@@ -84,6 +84,8 @@ export const access = {
   /** Anyone: no credential is read. */
   public: [] as SecurityRequirement[],
   session: [{ session: [] }] as SecurityRequirement[],
+  /** A signed-in person acts as themselves; anyone else is served too, as an anonymous visitor. */
+  sessionOrAnonymous: [{ session: [] }, {}] as SecurityRequirement[],
   personalToken: (scope: string): SecurityRequirement[] => [{ personalAccessToken: [scope] }],
   sessionOrPersonalToken: (scope: string): SecurityRequirement[] => [
     { session: [] },
