@@ -51,6 +51,7 @@ const SCHEME_TITLES: Record<string, string> = {
   personalAccessToken: 'Personal access token',
   serviceToken: 'Service token',
   relayerToken: 'Relayer credential',
+  operatorToken: 'Operator token',
 };
 
 export function renderDocsPage(doc: OpenApiDocument, nonce: string) {

@@ -4,8 +4,8 @@
  * platform's own behaviour, so that no route has to repeat it:
  *
  * - the security schemes (`openapi.ts`), declared once per document;
- * - the refusals of the access checks: 401 for every secured operation, 403
- *   `insufficient_scope` where a token needs a scope;
+ * - the refusals of the platform's access checks: 401 for an operation that needs
+ *   a session or a scoped token, and 403 `insufficient_scope` for the token;
  * - 400 `invalid_request` (and `invalid_json`) for an operation with validated
  *   input, 413 `payload_too_large` for one with a body;
  * - an example for every request body, response body and parameter a route gives
@@ -46,6 +46,7 @@ interface OpenApiDocument {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 const ERROR_SCHEMA = '#/components/schemas/Error';
+const GUARDED = new Set(['session', 'personalAccessToken', 'serviceToken']);
 
 export function completeDocument<T extends object>(generated: T): T {
   const document = generated as OpenApiDocument;
@@ -79,13 +80,16 @@ function addPlatformErrors(operation: Operation) {
   operation.responses ??= {};
   const responses = operation.responses;
   const ways = operation.security ?? [];
+  // Sessions and the two kinds of scoped token are checked by the platform's guards,
+  // which refuse alike everywhere; a route checking another credential states its own.
   const secured = ways.length > 0 && ways.every((way) => Object.keys(way).length > 0);
-  if (secured) {
-    const tokens = ways.some((way) => !('session' in way));
+  const guarded = ways.flatMap((way) => Object.keys(way)).filter((name) => GUARDED.has(name));
+  if (secured && guarded.length > 0) {
     addError(responses, platformErrors.unauthenticated());
-    if (tokens) addError(responses, guardErrors.invalid_token());
-    if (ways.some((way) => Object.values(way).some((scopes) => scopes.length > 0)))
+    if (guarded.some((name) => name !== 'session')) {
+      addError(responses, guardErrors.invalid_token());
       addError(responses, guardErrors.insufficient_scope());
+    }
   }
   const hasBody = operation.requestBody !== undefined;
   if (hasBody || (operation.parameters?.length ?? 0) > 0)

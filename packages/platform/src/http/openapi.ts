@@ -71,6 +71,12 @@ export const securitySchemes = {
     description:
       'The relayer credential of the chain service (`XV_CHAIN_TOKEN`), held by the services that anchor.',
   },
+  operatorToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The operator token of a service (for leads, `XV_ORCH_ADMIN_TOKEN`), for the people who run it.',
+  },
 } as const;
 
 export type SecuritySchemeName = keyof typeof securitySchemes;
@@ -97,6 +103,7 @@ export const access = {
     { serviceToken: [scope] },
   ],
   relayer: [{ relayerToken: [] }] as SecurityRequirement[],
+  operator: [{ operatorToken: [] }] as SecurityRequirement[],
 };
 
 export const jsonBody = <T extends z.ZodType>(
