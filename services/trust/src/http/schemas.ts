@@ -8,9 +8,15 @@ import { z } from '@xv/platform/http';
 export const requiredJson = (name: string) =>
   z.unknown().refine((value) => value !== undefined, { message: `${name} is required` });
 
-export const ReceiptId = z.string().regex(/^rcpt_[0-9a-z]{26}$/, 'must be a receipt id (rcpt_…)');
-export const AttestationId = z.string().regex(/^att_[0-9a-z]{26}$/, 'must be an attestation id (att_…)');
-export const IssuerId = z.string().min(1).max(64);
+export const ReceiptId = z
+  .string()
+  .regex(/^rcpt_[0-9a-z]{26}$/, 'must be a receipt id (rcpt_…)')
+  .openapi({ example: 'rcpt_01j2k8m4n6p8q0r2s4t6v8w0xy' });
+export const AttestationId = z
+  .string()
+  .regex(/^att_[0-9a-z]{26}$/, 'must be an attestation id (att_…)')
+  .openapi({ example: 'att_01j2k8m4n6p8q0r2s4t6v8w0xy' });
+export const IssuerId = z.string().min(1).max(64).openapi({ example: 'org_acme' });
 export const Loose = z.record(z.string(), z.unknown());
 
 export const AnchorResult = z
