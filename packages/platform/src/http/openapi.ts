@@ -139,10 +139,10 @@ interface ErrorResponse {
  * each code an example with its default message: `...errorResponses(errors.x, errors.y)`.
  * `message` overrides a default that does not fit the route.
  */
-export function errorResponses(...factories: (ErrorFactory | [ErrorFactory, string])[]) {
+export function errorResponses(...factories: (ErrorFactory | readonly [ErrorFactory, string])[]) {
   const responses: Record<number, ErrorResponse> = {};
   for (const entry of factories) {
-    const error = Array.isArray(entry) ? entry[0](entry[1]) : entry();
+    const error = typeof entry === 'function' ? entry() : entry[0](entry[1]);
     const response = responses[error.status] ?? {
       description: '',
       content: { 'application/json': { schema: errorBody, examples: {} } },
