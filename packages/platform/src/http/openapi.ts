@@ -121,8 +121,19 @@ export const jsonResponse = <T extends z.ZodType>(description: string, schema: T
   content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
 });
 
-/** A response carrying the platform's error body. */
-export const jsonErrorResponse = (description: string) => jsonResponse(description, errorBody);
+type ErrorEntry = ErrorFactory | readonly [ErrorFactory, string];
+
+/** A response carrying the platform's error body; `errors` become its examples. */
+export function jsonErrorResponse(description: string, ...errors: ErrorEntry[]) {
+  if (errors.length === 0) return jsonResponse(description, errorBody);
+  const examples = Object.fromEntries(
+    errors.map((entry) => {
+      const error = typeof entry === 'function' ? entry() : entry[0](entry[1]);
+      return [error.code, { summary: error.message, value: error.toJSON() }];
+    }),
+  );
+  return { description, content: { 'application/json': { schema: errorBody, examples } } };
+}
 
 interface ErrorResponse {
   description: string;
@@ -139,7 +150,7 @@ interface ErrorResponse {
  * each code an example with its default message: `...errorResponses(errors.x, errors.y)`.
  * `message` overrides a default that does not fit the route.
  */
-export function errorResponses(...factories: (ErrorFactory | readonly [ErrorFactory, string])[]) {
+export function errorResponses(...factories: ErrorEntry[]) {
   const responses: Record<number, ErrorResponse> = {};
   for (const entry of factories) {
     const error = typeof entry === 'function' ? entry() : entry[0](entry[1]);
