@@ -82,14 +82,15 @@ function addPlatformErrors(operation: Operation) {
   const ways = operation.security ?? [];
   // Sessions and the two kinds of scoped token are checked by the platform's guards,
   // which refuse alike everywhere; a route checking another credential states its own.
+  // A token named without scopes is only looked up (identity's `me`): a bad one is all it refuses.
   const secured = ways.length > 0 && ways.every((way) => Object.keys(way).length > 0);
-  const guarded = ways.flatMap((way) => Object.keys(way)).filter((name) => GUARDED.has(name));
+  const guarded = ways.flatMap((way) => Object.entries(way)).filter(([name]) => GUARDED.has(name));
+  const scopedTokens = guarded.filter(([name, scopes]) => name !== 'session' && scopes.length > 0);
   if (secured && guarded.length > 0) {
-    addError(responses, platformErrors.unauthenticated());
-    if (guarded.some((name) => name !== 'session')) {
-      addError(responses, guardErrors.invalid_token());
-      addError(responses, guardErrors.insufficient_scope());
-    }
+    if (guarded.some(([name]) => name === 'session') || scopedTokens.length > 0)
+      addError(responses, platformErrors.unauthenticated());
+    if (guarded.some(([name]) => name !== 'session')) addError(responses, guardErrors.invalid_token());
+    if (scopedTokens.length > 0) addError(responses, guardErrors.insufficient_scope());
   }
   const hasBody = operation.requestBody !== undefined;
   if (hasBody || (operation.parameters?.length ?? 0) > 0)
