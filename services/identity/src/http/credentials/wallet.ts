@@ -9,9 +9,10 @@
  * The wallet endpoints answer errors as OAuth does: `{error, error_description}`.
  */
 
-import { AppError, consumeOrReject, createRateLimiter, type RateLimiter } from '@xv/platform';
+import { AppError, consumeOrReject, createRateLimiter, guardErrors, type RateLimiter } from '@xv/platform';
 import {
   type App,
+  access,
   activeMembership,
   clientIp,
   createRoute,
@@ -26,6 +27,7 @@ import {
   authorizationServerMetadata,
   type CredentialOfferResult,
   type Credentials,
+  credentialErrors,
   credentialIssuerMetadata,
   invalidRequest,
   invalidToken,
@@ -41,6 +43,7 @@ const offerRoute = createRoute({
   method: 'post',
   path: '/api/did/offer',
   summary: 'Create an OpenID4VCI credential offer (pre-authorized code, optional PIN) for your wallet',
+  security: access.session,
   request: {
     body: jsonBody(
       z.object({
@@ -61,9 +64,18 @@ const offerRoute = createRoute({
         expiresAt: z.number().int(),
       }),
     ),
-    400: jsonErrorResponse('Bad request'),
+    400: jsonErrorResponse(
+      'Bad request',
+      credentialErrors.type_required,
+      credentialErrors.unknown_type,
+      credentialErrors.org_required,
+    ),
     401: jsonErrorResponse('No session'),
-    403: jsonErrorResponse('Not a member or not an admin'),
+    403: jsonErrorResponse(
+      'Not a member or not an admin',
+      guardErrors.not_a_member,
+      credentialErrors.admin_required,
+    ),
   },
 });
 
