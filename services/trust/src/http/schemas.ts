@@ -2,7 +2,24 @@
  * @module http/schemas
  * The request and response shapes more than one API area shares (OpenAPI components).
  */
+import { guardErrors, platformErrors } from '@xv/platform';
 import { z } from '@xv/platform/http';
+import { errors } from '../errors.js';
+
+/** Who signs a seal or an attestation (seal/policy.ts): the refusals on the way. */
+export const signerErrors = [
+  errors.issuer_required,
+  platformErrors.unauthenticated,
+  guardErrors.invalid_token,
+  errors.no_organization,
+  errors.demo_only,
+  guardErrors.not_a_member,
+  guardErrors.insufficient_scope,
+  guardErrors.wrong_organization,
+  errors.unknown_issuer,
+  platformErrors.rate_limited,
+  errors.identity_unavailable,
+] as const;
 
 /** Any JSON value, but present (a missing `output` or `claim` is a 400). */
 export const requiredJson = (name: string) =>

@@ -5,16 +5,20 @@
  * | POST   | /api/attestation       | member / `attest:issue` token, or demo |
  * | GET    | /api/attestations/{id} | none (beyond the spec)                 |
  */
-import { type App, createRoute, jsonBody, jsonResponse, z } from '@xv/platform/http';
+import { type App, access, createRoute, errorResponses, jsonBody, jsonResponse, z } from '@xv/platform/http';
 import type { Attestations } from '../../attestations/attestations.js';
+import { errors } from '../../errors.js';
 import type { SealPolicy } from '../../seal/policy.js';
 import type { Callers } from '../callers.js';
-import { AttestationId, IssuerId, Loose, requiredJson } from '../schemas.js';
+import { AttestationId, IssuerId, Loose, requiredJson, signerErrors } from '../schemas.js';
 
 const attestationRoute = createRoute({
   method: 'post',
   path: '/api/attestation',
   summary: 'Issue an EAS off-chain attestation (version 2) signed by the issuer',
+  description:
+    'A member of the issuing organization, or a service token with `attest:issue` for it, attests as that organization; without credentials, only in demo mode, the demo issuer attests.',
+  security: [...access.sessionOrServiceToken('attest:issue'), {}],
   request: {
     body: jsonBody(
       z.object({
@@ -39,6 +43,7 @@ const attestationRoute = createRoute({
         attestation: Loose,
       }),
     ),
+    ...errorResponses(...signerErrors, errors.too_deep),
   },
 });
 
@@ -46,8 +51,12 @@ const attestationGetRoute = createRoute({
   method: 'get',
   path: '/api/attestations/{attestationId}',
   summary: 'An attestation, with its signature checked',
+  security: access.public,
   request: { params: z.object({ attestationId: AttestationId }) },
-  responses: { 200: jsonResponse('The attestation', Loose) },
+  responses: {
+    200: jsonResponse('The attestation', Loose),
+    ...errorResponses(errors.attestation_not_found),
+  },
 });
 
 /** `POST /api/attestation`. */

@@ -1,15 +1,9 @@
-/**
- * @module http/api/seal
- * `POST /api/seal`: seal a record or AI result (seal/policy.ts says who signs and
- * which sign-in a tier needs).
- */
-import { guardErrors, platformErrors } from '@xv/platform';
 import { type App, access, createRoute, errorResponses, jsonBody, jsonResponse, z } from '@xv/platform/http';
 import { errors } from '../../errors.js';
 import { MAX_TIER, type SealPolicy } from '../../seal/policy.js';
 import type { Sealing } from '../../seal/sealing.js';
 import type { Callers } from '../callers.js';
-import { IssuerId, Receipt, requiredJson } from '../schemas.js';
+import { IssuerId, Receipt, requiredJson, signerErrors } from '../schemas.js';
 
 const sealRoute = createRoute({
   method: 'post',
@@ -44,22 +38,7 @@ const sealRoute = createRoute({
   },
   responses: {
     200: jsonResponse('The seal receipt', Receipt),
-    ...errorResponses(
-      errors.issuer_required,
-      errors.too_deep,
-      platformErrors.unauthenticated,
-      guardErrors.invalid_token,
-      errors.stepup_required,
-      errors.no_organization,
-      errors.demo_only,
-      guardErrors.not_a_member,
-      guardErrors.insufficient_scope,
-      guardErrors.wrong_organization,
-      errors.unknown_issuer,
-      errors.input_too_large,
-      platformErrors.rate_limited,
-      errors.identity_unavailable,
-    ),
+    ...errorResponses(...signerErrors, errors.too_deep, errors.stepup_required, errors.input_too_large),
   },
 });
 
