@@ -371,7 +371,8 @@ for (const target of testDatabaseTargets()) {
         const offer = await makeWalletOffer(adaPage, url('identity'), `Membership of ${ada.orgName} (admin)`);
         expect(offer.qrCodes).toBe(1);
         expect(offer.pin).toMatch(/^\d{4}$/);
-        expect(offer.offerUri).toMatch(/^openid-credential-offer:\/\/\?credential_offer=/);
+        // The page links (and its QR code holds) the short by-reference offer URI.
+        expect(offer.offerUri).toMatch(/^openid-credential-offer:\/\/\?credential_offer_uri=/);
         await shoot(adaPage, 'credentials-wallet-offer');
 
         const wallet = newWallet();

@@ -47,11 +47,13 @@ const forbidden = [
   },
   {
     name: 'client-is-browser-code',
-    comment: 'Browser bundles cannot reach server modules.',
+    comment:
+      'Browser bundles cannot reach server modules (their catalogues and the platform’s i18n are plain data).',
     severity: 'error',
     from: { path: '^services/[^/]+/src/client/' },
     to: {
-      path: '^services/[^/]+/src/(?!client/)|^packages/|^@xv/|^node:|^(fs|path|crypto|http|https|net|os|child_process)$',
+      path: '^services/[^/]+/src/(?!client/|messages/)|^packages/|^@xv/|^node:|^(fs|path|crypto|http|https|net|os|child_process)$',
+      pathNot: '^packages/platform/src/(i18n\\.ts|messages/)|^@xv/platform/i18n$',
     },
   },
   {

@@ -14,6 +14,7 @@ import { launchBrowser, recordCspViolations, tempDir } from '@xv/platform/testin
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KNOWLEDGE_ONLY_NOTE } from '../src/chat/knowledge-answer.js';
+import { messages } from '../src/messages/index.js';
 import { type Agent, newSession, startAgent } from './helpers.js';
 
 const REFUND_POLICY = `# Refund policy
@@ -137,6 +138,29 @@ describe('answers without a model', () => {
       expect(html).toContain('passages quoted from the knowledge base');
       expect(html).not.toContain('MODEL_API_KEY');
     }
+  });
+
+  it('labels the quotes and tells the admin what to set in Vietnamese, to a Vietnamese reader', async () => {
+    const vietnamese = { 'accept-language': 'vi' };
+    const response = await agent.fetch(`/api/chat?session=${newSession('vi')}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: maker.cookie, ...vietnamese },
+      body: JSON.stringify({ message: 'How many days do customers have for a refund?' }),
+    });
+    const text = await response.text();
+    expect(text.startsWith(messages.vi['answer.knowledgeOnly'])).toBe(true);
+    expect(text).toContain(`**Trích dẫn 1**, từ [Refund policy`);
+    expect(text).toMatch(/^> .*within 30 days after delivery/m);
+    expect(text).not.toContain('Quote');
+
+    const admin = await (await agent.fetch('/', { headers: { cookie: maker.cookie, ...vietnamese } })).text();
+    expect(admin).toContain('<html lang="vi">');
+    expect(admin).toContain(`<h2 id="no-model-title">${messages.vi['chat.noModel.title']}</h2>`);
+    expect(admin).toContain('MODEL_API_KEY');
+    expect(admin).toContain(messages.vi['chat.who.signedInAs']);
+    for (const [key, english] of Object.entries(messages.en))
+      if (english.length > 12 && english !== messages.vi[key as keyof typeof messages.vi])
+        expect(admin, key).not.toContain(english);
   });
 
   it('renders the quotes and links the sources to the knowledge reader in the browser', async () => {

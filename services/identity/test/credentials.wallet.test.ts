@@ -54,7 +54,13 @@ describeEachDatabase('OpenID4VCI issuer (pre-authorized code flow)', (target) =>
       org_id: orgId,
       pin: true,
     });
-    expect(Object.keys(body).sort()).toEqual(['expiresAt', 'offer', 'offerUri', 'txCode']);
+    expect(Object.keys(body).sort()).toEqual([
+      'expiresAt',
+      'offer',
+      'offerUri',
+      'offerUriByReference',
+      'txCode',
+    ]);
     expect(body.txCode).toMatch(/^\d{4}$/);
     expect(body.offer).toEqual({
       credential_issuer: svc.url,
@@ -65,6 +71,9 @@ describeEachDatabase('OpenID4VCI issuer (pre-authorized code flow)', (target) =>
     });
     expect(body.offerUri).toBe(
       `openid-credential-offer://?credential_offer=${encodeURIComponent(JSON.stringify(body.offer))}`,
+    );
+    expect(body.offerUriByReference).toMatch(
+      /^openid-credential-offer:\/\/\?credential_offer_uri=http%3A%2F%2F[^&]+%2Fapi%2Foid4vci%2Foffers%2Fxof_[\w-]{43}$/,
     );
     expect(body.expiresAt).toBeGreaterThan(Date.now() / 1000);
     const plain = await offer({ type: 'IdentityCredential' });

@@ -67,5 +67,40 @@ describe.runIf(hasChromium())('library in a browser', () => {
       expect(problems).toEqual([]);
       await context.close();
     });
+
+    it('speaks Vietnamese to a Vietnamese browser, in the page and in its script, and keeps the switch', async () => {
+      const context = await browser.newContext({ locale: 'vi-VN', timezoneId: 'Asia/Ho_Chi_Minh' });
+      context.setDefaultTimeout(5000);
+      await context.addCookies(
+        world.member.cookie.split('; ').map((pair) => {
+          const [name, ...rest] = pair.split('=');
+          return { name: name!, value: rest.join('='), url: world.kb.url };
+        }),
+      );
+      const page = await context.newPage();
+      await page.goto(`${world.kb.url}/`);
+      expect(await page.locator('html').getAttribute('lang')).toBe('vi');
+      expect((await page.locator('h1').innerText()).trim()).toBe('Thư viện');
+      // The shell script labels the theme switch in the page's language.
+      await expect
+        .poll(() => page.locator('[data-theme-toggle]').innerText())
+        .toMatch(/^Giao diện (tối|sáng)$/);
+      await page.getByLabel('Tìm kiếm trong kho tri thức').fill('parental leave');
+      await page.getByRole('button', { name: 'Tìm kiếm', exact: true }).click();
+      await page.waitForURL(/\/library\?q=/);
+      await page.locator('#hits a').first().click();
+      await page.waitForURL(`${world.kb.url}/library/${docId}`);
+      expect(await page.locator('.meta').innerText()).toMatch(
+        /^Đã duyệt · .* · phiên bản 1 · duyệt ngày \d{1,2} thg \d{1,2}, \d{4}$/,
+      );
+
+      // The choice is remembered: English from now on, on this page and the next.
+      await page.getByRole('link', { name: 'English' }).click();
+      await page.waitForURL(`${world.kb.url}/library/${docId}`);
+      expect(await page.locator('.meta').innerText()).toMatch(/^Approved · /);
+      await page.goto(`${world.kb.url}/mine`);
+      expect((await page.locator('h1').innerText()).trim()).toBe('My documents');
+      await context.close();
+    });
   });
 });

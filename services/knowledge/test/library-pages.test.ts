@@ -106,14 +106,20 @@ describeEachDatabase('knowledge pages for members', (target) => {
   });
 
   describe('the home page', () => {
-    it('lists the approved documents with the date in the reader’s language', async () => {
-      const { status, html } = await page(world, world.member, '/', { 'accept-language': 'de-DE,de;q=0.9' });
+    it('lists the approved documents with the date in the page’s language', async () => {
+      const { status, html } = await page(world, world.member, '/', { 'accept-language': 'vi-VN,vi;q=0.9' });
       expect(status).toBe(200);
       expect(html).toContain(`href="/library/${travelId}"`);
       expect(html).toContain('policies/travel.md');
       expect(html).not.toContain('Globex merger');
-      expect(html).toMatch(/<time datetime="\d{4}-\d\d-\d\dT[^"]+">\d{1,2}\.\d{1,2}\.\d{4}<\/time>/);
+      expect(html).toMatch(
+        /<time datetime="\d{4}-\d\d-\d\dT[^"]+" data-style="date">\d{1,2} thg \d{1,2}, \d{4}<\/time>/,
+      );
       expect(html).toContain('<form method="get" action="/library"');
+      // A language XV does not speak gets English, dates included.
+      const german = await page(world, world.member, '/', { 'accept-language': 'de-DE,de;q=0.9' });
+      expect(german.html).toContain('<html lang="en">');
+      expect(german.html).toMatch(/data-style="date">[A-Z][a-z]{2} \d{1,2}, \d{4}<\/time>/);
     });
 
     it('pages the list', async () => {

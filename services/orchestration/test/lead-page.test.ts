@@ -43,6 +43,31 @@ describe('lead form page in a browser', () => {
     expect(violations).toEqual([]);
   });
 
+  it('speaks Vietnamese to a Vietnamese browser, in the page and in its script, and keeps a switch', async () => {
+    const context = await browser.newContext({ locale: 'vi-VN' });
+    const page = await context.newPage();
+    const base = service.url.replace('127.0.0.1', 'localhost');
+    await page.goto(`${base}/lead`);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('vi');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'Liên hệ với chúng tôi',
+    );
+    await page.getByLabel('Họ và tên').fill('Nguyễn Văn An');
+    await page.getByLabel('E-mail công việc').fill('an@gmail.com');
+    await page.getByRole('button', { name: 'Gửi' }).click();
+    // A personal address is refused in the reader's language, the typed values kept.
+    await page.getByText('Hãy dùng e-mail công việc').waitFor();
+    await expect(page.getByLabel('Họ và tên').inputValue()).resolves.toBe('Nguyễn Văn An');
+
+    // The switch is remembered: English from now on, on this page and the next.
+    await page.getByRole('link', { name: 'English' }).click();
+    await page.waitForURL(`${base}/lead`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Talk to us');
+    await page.goto(`${base}/`);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('en');
+    await context.close();
+  });
+
   it('the form page runs no inline script: every script is a bundled asset of the service', async () => {
     const html = await (await service.fetch('/lead')).text();
     const scripts = html.match(/<script\b[^>]*>/gi) ?? [];

@@ -1,46 +1,44 @@
 /**
  * @module client/shell
- * The script of every XV page's header: the light/dark toggle, remembered in
- * localStorage (without a choice the page follows the system's preference), and
- * the organization switch, posted to the identity service's switch endpoint.
+ * The script of every XV page's header: the light/dark toggle (the choice is
+ * posted to the service's `/theme`, which remembers it in a cookie shared by every
+ * service, so each renders it from the first byte; without a choice the page follows
+ * the system's preference), the organization switch, posted to the identity
+ * service's switch endpoint, and dates rewritten in the reader's time zone.
  */
 
-const THEME_KEY = 'xv-theme';
+import { formatDate, localeOfTag, translator } from '../i18n.js';
+import { shellMessages } from '../messages/index.js';
+
+const locale = localeOfTag(document.documentElement.lang) ?? 'en';
+const t = translator(shellMessages, locale);
 type Theme = 'light' | 'dark';
 
-function storedTheme(): Theme | null {
-  try {
-    const value = localStorage.getItem(THEME_KEY);
-    return value === 'light' || value === 'dark' ? value : null;
-  } catch {
-    return null; // storage refused (private mode): follow the system
-  }
+/** The explicit choice the server rendered (`<html data-theme>`), or the one just made. */
+function chosenTheme(): Theme | null {
+  const value = document.documentElement.dataset.theme;
+  return value === 'light' || value === 'dark' ? value : null;
 }
 
 function systemTheme(): Theme {
   return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
-function applyTheme(theme: Theme | null) {
-  if (theme) document.documentElement.dataset.theme = theme;
-  else delete document.documentElement.dataset.theme;
-}
-
 function setUpThemeToggle(button: HTMLButtonElement) {
   const label = () => {
-    const next = (storedTheme() ?? systemTheme()) === 'dark' ? 'light' : 'dark';
-    button.textContent = next === 'dark' ? 'Dark theme' : 'Light theme';
-    button.setAttribute('aria-label', `Switch to the ${next} theme`);
+    const next = (chosenTheme() ?? systemTheme()) === 'dark' ? 'light' : 'dark';
+    button.textContent = t(next === 'dark' ? 'shell.theme.dark' : 'shell.theme.light');
+    button.setAttribute(
+      'aria-label',
+      t(next === 'dark' ? 'shell.theme.switchTo.dark' : 'shell.theme.switchTo.light'),
+    );
   };
   button.addEventListener('click', () => {
-    const next: Theme = (storedTheme() ?? systemTheme()) === 'dark' ? 'light' : 'dark';
-    try {
-      localStorage.setItem(THEME_KEY, next);
-    } catch {
-      // not remembered, still applied
-    }
-    applyTheme(next);
+    const next: Theme = (chosenTheme() ?? systemTheme()) === 'dark' ? 'light' : 'dark';
+    document.documentElement.dataset.theme = next;
     label();
+    // Applied at once; remembered when the service answers (not at all if it cannot be reached).
+    void fetch('/theme', { method: 'POST', body: new URLSearchParams({ to: next }) }).catch(() => undefined);
   });
   label();
   button.hidden = false;
@@ -64,7 +62,15 @@ function setUpOrganizationSwitch(form: HTMLFormElement) {
   });
 }
 
-applyTheme(storedTheme());
+/** Moments the server wrote in UTC, rewritten in the reader's own time zone. */
+function localizeTimes() {
+  for (const time of document.querySelectorAll<HTMLTimeElement>('time[datetime][data-style]')) {
+    const style = time.dataset.style === 'date' ? 'date' : 'dateTime';
+    time.textContent = formatDate(time.dateTime, locale, style);
+  }
+}
+
+localizeTimes();
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-theme-toggle]'))
   setUpThemeToggle(button);
 for (const form of document.querySelectorAll<HTMLFormElement>('form.org-switch'))

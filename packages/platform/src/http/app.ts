@@ -20,12 +20,13 @@ import type { Logger } from '../logger.js';
 import type { ServiceName } from '../services.js';
 import type { PlatformSettings } from '../settings/platform.js';
 import { type CspVariables, contentSecurityPolicy, cspNonce } from './csp.js';
-import { csrfProtection } from './csrf.js';
+import { csrfProtection, sameSiteOnly } from './csrf.js';
 import { renderDocsPage } from './docs-page.js';
 import { createHttpMetrics } from './metrics.js';
 import { errorBody } from './openapi.js';
 import { completeDocument } from './openapi-document.js';
 import { serviceOrigins, sharedDomainSources } from './origins.js';
+import { languageSwitch, themeSwitch } from './preferences.js';
 
 export interface AppVariables extends CspVariables {
   requestId: string;
@@ -137,6 +138,17 @@ export function createApp(options: CreateAppOptions) {
   const openApiDocument = () => (document ??= completeDocument(app.getOpenAPI31Document(documentConfig)));
   app.openAPIRegistry.register('Error', errorBody);
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
+  app.get('/lang', languageSwitch(settings.sharedDomain));
+  // Another site could otherwise flip a visitor's theme (a nuisance, not a breach): same-site only.
+  app.post(
+    '/theme',
+    sameSiteOnly({
+      sharedDomain: settings.sharedDomain,
+      ownOrigin,
+      allowedOrigins: serviceOrigins(settings.services),
+    }),
+    themeSwitch(settings.sharedDomain),
+  );
   app.get('/docs', (c) => c.html(renderDocsPage(openApiDocument(), cspNonce(c))));
 
   app.notFound((c) => errorResponse(platformErrors.not_found(), c));

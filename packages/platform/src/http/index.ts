@@ -16,6 +16,7 @@ export * from './guard.js';
 export * from './internal.js';
 export * from './openapi.js';
 export * from './origins.js';
+export * from './preferences.js';
 export * from './rate-limit.js';
 export * from './route-map.js';
 export * from './server.js';

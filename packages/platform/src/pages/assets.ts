@@ -67,6 +67,8 @@ export async function bundleClientFolder(folder: string): Promise<Map<string, Cl
     bundle: true,
     format: 'esm',
     platform: 'browser',
+    // Workspace packages (`@xv/platform/i18n`) are bundled from their TypeScript sources.
+    conditions: ['xv-source'],
     target: 'es2022',
     minify: true,
     legalComments: 'none',

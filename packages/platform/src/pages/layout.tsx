@@ -5,6 +5,8 @@
  * scripts and stylesheets (never inline code).
  */
 import { type Child, useContext } from 'hono/jsx';
+import { DEFAULT_LOCALE, translator } from '../i18n.js';
+import { shellMessages } from '../messages/index.js';
 import type { ClientAssets } from './assets.js';
 import { type Section, ShellContext, type ShellLinks, SiteHeader, type Viewer } from './shell.js';
 
@@ -33,16 +35,17 @@ export interface PageProps {
   stylesheets?: string[];
   /** `wide` for tables and documents; forms read better narrow. */
   width?: 'narrow' | 'wide';
-  lang?: string;
   /** Extra `<head>` content (a `<meta>` policy, say). */
   head?: Child;
   children?: Child;
 }
 
 export function Page(props: PageProps) {
-  const nonce = props.nonce ?? useContext(ShellContext).nonce;
+  const shell = useContext(ShellContext);
+  const nonce = props.nonce ?? shell.nonce;
+  const locale = shell.locale ?? DEFAULT_LOCALE;
   return (
-    <html lang={props.lang ?? 'en'}>
+    <html lang={locale} data-theme={shell.theme}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -65,7 +68,7 @@ export function Page(props: PageProps) {
       </head>
       <body>
         <a class="skip" href="#main">
-          Skip to content
+          {translator(shellMessages, locale)('shell.skip')}
         </a>
         <SiteHeader
           product={props.product}

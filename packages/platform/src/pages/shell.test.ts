@@ -81,6 +81,33 @@ describe('the page shell', () => {
     expect(html).toContain('href="https://kb.example.com/review">Review queue</a>');
   });
 
+  it('speaks the page’s language: the header, the skip link and the document language', async () => {
+    const { assets } = await served();
+    const page = jsx(Page, {
+      title: 'Thư viện',
+      product: 'XV',
+      home: '/',
+      assets,
+      links,
+      section: 'knowledge',
+    });
+    const vietnamese = renderWithShell({ locale: 'vi', path: '/library?q=x' }, page);
+    expect(vietnamese).toContain('<html lang="vi">');
+    expect(vietnamese).toMatch(/aria-current="page">Tri thức<\/a>/);
+    expect(vietnamese).toContain('>Đăng nhập</a>');
+    expect(vietnamese).toContain('>Chuyển đến nội dung</a>');
+    // Both languages are offered, each named in its own language, returning to the same page.
+    expect(vietnamese).toContain(
+      'href="/lang?to=en&amp;back=%2Flibrary%3Fq%3Dx" lang="en" hreflang="en">English</a>',
+    );
+    expect(vietnamese).toMatch(/lang="vi" hreflang="vi" aria-current="true">Tiếng Việt<\/a>/);
+    const english = renderWithShell({ path: '/' }, page);
+    expect(english).toContain('<html lang="en">');
+    // A remembered theme is rendered from the first byte.
+    expect(renderWithShell({ theme: 'dark' }, page)).toContain('<html lang="en" data-theme="dark">');
+    expect(english).toContain('>Sign in</a>');
+  });
+
   it('serves the favicon and the shell script from every service', async () => {
     const { app, assets } = await served();
     const icon = await app.request('/favicon.svg');
@@ -89,7 +116,7 @@ describe('the page shell', () => {
     expect(await icon.text()).toContain('<svg');
     const script = await app.request(assets.script('shell'));
     expect(script.status).toBe(200);
-    expect(await script.text()).toContain('xv-theme');
+    expect(await script.text()).toContain('/theme');
   });
 
   it('takes the service addresses from the platform settings', () => {

@@ -8,7 +8,11 @@
 import type { Context } from 'hono';
 import { type Child, createContext, useContext } from 'hono/jsx';
 import type { IdentitySession } from '../auth/principals.js';
+import { cspNonce } from '../http/csp.js';
+import { requestLocale, requestTheme, type Theme } from '../http/preferences.js';
 import { activeMembership, type SsoClient } from '../http/sso.js';
+import { DEFAULT_LOCALE, LOCALE_NAMES, LOCALES, type Locale, translator } from '../i18n.js';
+import { shellMessages } from '../messages/index.js';
 import { serviceAddresses } from '../settings/platform.js';
 
 /** The product's sections; `admin` marks the pages only administrators see. */
@@ -32,10 +36,27 @@ export interface ShellLinks {
   trust: string;
 }
 
-/** What a page learns from its request: who is looking, and the response's CSP nonce. */
+/** What a page learns from its request: who is looking, their language, where they are, and the response's CSP nonce. */
 export interface RequestShell {
   viewer?: Viewer | undefined;
   nonce?: string | undefined;
+  locale?: Locale | undefined;
+  /** The page's path and query, where the language switch returns to. */
+  path?: string | undefined;
+  /** The reader's explicit theme (none: the system's). */
+  theme?: Theme | undefined;
+}
+
+/** The shell of a page answering `c`: its nonce, language, path and theme, for `viewer` (none: signed out). */
+export function shellOf(c: Context, viewer?: Viewer): RequestShell {
+  const url = new URL(c.req.url);
+  return {
+    viewer,
+    nonce: cspNonce(c),
+    locale: requestLocale(c),
+    path: url.pathname + url.search,
+    theme: requestTheme(c),
+  };
 }
 
 /**
@@ -110,7 +131,9 @@ function SectionLink(props: { href: string; section: Section; current?: Section 
   );
 }
 
-function ViewerBox({ viewer, links }: { viewer: Viewer; links: ShellLinks }) {
+type ShellT = ReturnType<typeof translator<typeof shellMessages.en>>;
+
+function ViewerBox({ viewer, links, t }: { viewer: Viewer; links: ShellLinks; t: ShellT }) {
   const active = viewer.organizations.find((o) => o.id === viewer.activeOrgId) ?? viewer.organizations[0];
   return (
     <div class="viewer">
@@ -127,7 +150,7 @@ function ViewerBox({ viewer, links }: { viewer: Viewer; links: ShellLinks }) {
           data-switch-url={`${links.identity}/api/org/switch`}
         >
           <label for="xv-org" class="visually-hidden">
-            Organization
+            {t('shell.organization')}
           </label>
           <select id="xv-org" name="org_id">
             {viewer.organizations.map((o) => (
@@ -137,13 +160,35 @@ function ViewerBox({ viewer, links }: { viewer: Viewer; links: ShellLinks }) {
             ))}
           </select>
           <button type="submit" class="secondary small">
-            Switch
+            {t('shell.switch')}
           </button>
         </form>
       ) : active ? (
         <span class="org">{active.name}</span>
       ) : null}
     </div>
+  );
+}
+
+/** Links to the page in each language; the current one is marked. Each name is written in its own language. */
+function LanguageSwitch({ locale, path, t }: { locale: Locale; path: string; t: ShellT }) {
+  return (
+    <nav aria-label={t('shell.language')} class="languages">
+      <ul>
+        {LOCALES.map((code) => (
+          <li>
+            <a
+              href={`/lang?to=${code}&back=${encodeURIComponent(path)}`}
+              lang={code}
+              hreflang={code}
+              aria-current={code === locale ? 'true' : undefined}
+            >
+              {LOCALE_NAMES[code]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
@@ -160,46 +205,65 @@ export interface SiteHeaderProps {
 export function SiteHeader(props: SiteHeaderProps) {
   const links = props.links ?? shellLinks();
   const current = props.section;
-  const viewer = props.viewer ?? useContext(ShellContext).viewer;
+  const shell = useContext(ShellContext);
+  const viewer = props.viewer ?? shell.viewer;
+  const locale = shell.locale ?? DEFAULT_LOCALE;
+  const t = translator(shellMessages, locale);
   return (
     <header class="site">
       <a class="product" href={props.home}>
         <img src="/favicon.svg" alt="" width="24" height="24" />
         {props.product}
       </a>
-      <nav aria-label="Sections" class="sections">
+      <nav aria-label={t('shell.sections')} class="sections">
         <ul>
           <SectionLink
             href={`${links.identity}/account`}
             section="account"
             current={current}
-            text="Account"
+            text={t('shell.section.account')}
           />
-          <SectionLink href={`${links.knowledge}/`} section="knowledge" current={current} text="Knowledge" />
-          <SectionLink href={`${links.agent}/`} section="assistant" current={current} text="Assistant" />
-          <SectionLink href={`${links.trust}/`} section="verify" current={current} text="Verify" />
+          <SectionLink
+            href={`${links.knowledge}/`}
+            section="knowledge"
+            current={current}
+            text={t('shell.section.knowledge')}
+          />
+          <SectionLink
+            href={`${links.agent}/`}
+            section="assistant"
+            current={current}
+            text={t('shell.section.assistant')}
+          />
+          <SectionLink
+            href={`${links.trust}/`}
+            section="verify"
+            current={current}
+            text={t('shell.section.verify')}
+          />
           {viewer?.admin ? (
             <SectionLink
               href={`${links.knowledge}/review`}
               section="review"
               current={current}
-              text="Review queue"
+              text={t('shell.section.review')}
             />
           ) : null}
         </ul>
       </nav>
       {viewer ? (
-        <ViewerBox viewer={viewer} links={links} />
+        <ViewerBox viewer={viewer} links={links} t={t} />
       ) : (
         <a class="sign-in" href={`${links.identity}/login`}>
-          Sign in
+          {t('shell.signIn')}
         </a>
       )}
+      <LanguageSwitch locale={locale} path={shell.path ?? '/'} t={t} />
       <button type="button" class="theme-toggle secondary small" data-theme-toggle hidden>
-        Theme
+        {t('shell.theme')}
       </button>
       {props.nav ? (
-        <nav aria-label={`${props.product} pages`} class="local">
+        <nav aria-label={t('shell.localNav', { product: props.product })} class="local">
           {props.nav}
         </nav>
       ) : null}

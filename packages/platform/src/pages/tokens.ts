@@ -25,6 +25,7 @@ a{color:var(--accent)}
 .site .viewer{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;min-width:0}
 .site .viewer .person{font-weight:600;overflow-wrap:anywhere}.site .viewer .org{color:var(--muted)}
 .site .viewer select{width:auto;max-width:12rem;padding:.25rem}
+.site nav.languages ul{gap:.25rem .6rem;font-size:.9rem}.site nav.languages a[aria-current=true]{color:var(--fg);font-weight:700}
 button.small,.button.small{margin-top:0;padding:.25rem .6rem;font-size:.9rem}
 @media (max-width:40rem){.site{padding:.5rem 1rem}.site nav.sections{flex-basis:100%}main{margin:1rem auto}section,.card{padding:1rem}}
 main{max-width:44rem;margin:2rem auto;padding:0 1rem}main.wide{max-width:62rem}

@@ -167,4 +167,5 @@ export async function startService<S extends SettingsSpec, DB>(
 }
 export * from './browser.js';
 export * from './csp.js';
+export * from './i18n.js';
 export * from './model-server.js';

@@ -5,10 +5,14 @@
  * and the most relevant passages are quoted as written, each with a link to its
  * document in the knowledge reader. It streams through the same outputs as a
  * model's answer (a tool mark with the sources, then the text) and is saved like
- * one, so the page and the history need nothing special.
+ * one, so the page and the history need nothing special. Its own words (the note,
+ * the quotes' labels, why nothing could be searched) are in the language the
+ * message was sent in (`ChatRequest.locale`).
  */
+import { translator } from '@xv/platform/i18n';
+import { messages } from '../messages/index.js';
 import type { SessionTurn } from '../sessions/actor.js';
-import { searchKnowledgeBase } from '../tools/knowledge-search.js';
+import { KnowledgeSearchError, searchKnowledgeBase } from '../tools/knowledge-search.js';
 import { libraryUrl, sourcesOf } from './sources.js';
 import type { ChatDependencies, ChatRequest, TurnCaller, TurnOutput } from './turn.js';
 import { saveTurn } from './turn.js';
@@ -16,9 +20,9 @@ import { saveTurn } from './turn.js';
 /** How many passages a knowledge-only answer quotes. */
 export const QUOTED_PASSAGES = 3;
 
-export const KNOWLEDGE_ONLY_NOTE =
-  'No language model is configured yet, so this answer quotes the most relevant passages of the knowledge base as written.';
-export const NO_PASSAGE_FOUND = 'No passage of the knowledge base matches this message.';
+const english = translator(messages, 'en');
+export const KNOWLEDGE_ONLY_NOTE = english('answer.knowledgeOnly');
+export const NO_PASSAGE_FOUND = english('answer.noPassage');
 
 /** Markdown's punctuation in a title, escaped so it stays the link's text. */
 const escapeMarkdown = (text: string) => text.replace(/[\\`*_[\]<>()#!|~]/g, (ch) => `\\${ch}`);
@@ -40,6 +44,8 @@ export async function* answerFromKnowledge(
 ): AsyncGenerator<TurnOutput> {
   const startedAt = Date.now();
   const { kbUrl } = deps.tools;
+  const t = translator(messages, request.locale ?? 'en');
+  const note = t('answer.knowledgeOnly');
   let answer: string;
   const tools: string[] = [];
   try {
@@ -54,13 +60,17 @@ export async function* answerFromKnowledge(
     const quotes = hits.map((hit, index) => {
       const where = [hit.title || hit.docId, hit.headingPath].filter(Boolean).join(' › ');
       const link = `[${escapeMarkdown(where)}](${libraryUrl(kbUrl, hit.docId)})`;
-      return `**Quote ${index + 1}**, from ${link}:\n\n${blockQuote(hit.text)}`;
+      return `${t('answer.quote', { number: index + 1, source: link })}\n\n${blockQuote(hit.text)}`;
     });
-    answer = [KNOWLEDGE_ONLY_NOTE, ...(quotes.length ? quotes : [NO_PASSAGE_FOUND])].join('\n\n');
+    answer = [note, ...(quotes.length ? quotes : [t('answer.noPassage')])].join('\n\n');
   } catch (error) {
     if (signal.aborted) return;
     // A refused or failed search is told to the person, as the model would be told.
-    answer = `${KNOWLEDGE_ONLY_NOTE}\n\n${error instanceof Error ? error.message : 'The knowledge base failed.'}`;
+    answer = `${note}\n\n${
+      error instanceof KnowledgeSearchError
+        ? t(`answer.search.${error.reason}`, { status: String(error.status ?? '') })
+        : t('answer.search.failed')
+    }`;
   }
   yield { type: 'text', text: answer };
   yield* saveTurn(deps.store, turn, request, startedAt, answer, tools);

@@ -21,13 +21,18 @@ import {
   type ModelMessage,
   streamChat,
 } from '@xv/platform/ai';
+import { type Locale, translator } from '@xv/platform/i18n';
+import { messages } from '../messages/index.js';
 import type { SessionSnapshot, SessionTurn } from '../sessions/actor.js';
 import { LeaseLostError, type Route, type SessionStore, type StoredMessage } from '../sessions/store.js';
 import { agentTools, type ToolContext } from '../tools/index.js';
 import { type KnowledgeSource, sourcesOf } from './sources.js';
 
 export const MAX_TOOL_STEPS = 5;
-export const STEP_LIMIT_NOTE = `[The agent stopped after ${MAX_TOOL_STEPS} tool steps without a final answer.]`;
+/** The note that ends an answer cut off by the step limit, in `locale`. */
+export const stepLimitNote = (locale: Locale = 'en') =>
+  translator(messages, locale)('answer.stepLimit', { steps: MAX_TOOL_STEPS });
+export const STEP_LIMIT_NOTE = stepLimitNote();
 
 export interface ChatSettings {
   systemPrompt: string;
@@ -50,6 +55,8 @@ export interface ChatRequest {
   message: string;
   /** Answers this and later messages of the session with this route. */
   route?: Route | undefined;
+  /** The language the message was sent in: the agent's own words in the answer use it. */
+  locale?: Locale | undefined;
 }
 
 /** What the person sees, in order. */
@@ -174,7 +181,8 @@ async function* runChatTurn(
 
   let answer = finish.text;
   if (finish.finishReason === 'tool-calls') {
-    const note = answer ? `\n\n${STEP_LIMIT_NOTE}` : STEP_LIMIT_NOTE;
+    const limit = stepLimitNote(request.locale);
+    const note = answer ? `\n\n${limit}` : limit;
     answer += note;
     yield { type: 'text', text: note };
   }

@@ -3,18 +3,18 @@
  * history from `/api/state`, sends messages to `/api/chat?marks=1` and renders the
  * answer as sanitised Markdown while it streams, turning tool marks (U+001E, a
  * JSON object, a newline) into visible badges and the documents a knowledge
- * search cited into links to the knowledge reader.
+ * search cited into links to the knowledge reader. It speaks the page's language.
  */
+import { localeOfTag, translator } from '@xv/platform/i18n';
+import { messages } from '../messages/index.js';
 import { renderMarkdown } from './lib/markdown.js';
 
+const t = translator(messages, localeOfTag(document.documentElement.lang) ?? 'en');
 const KEY = 'xv-agent-session';
 const MARK = '\u001e';
+/** How the answer's body says that the turn failed after it began (http/chat-stream.ts). */
+const STREAM_ERROR_MARKER = '[agent error]';
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const TOOL_LABELS: Record<string, string> = {
-  knowledgeBaseSearch: 'Searched the knowledge base',
-  estimateAiRoi: 'Estimated the AI return on investment',
-  createTicket: 'Opened a ticket',
-};
 
 type Role = 'user' | 'assistant';
 
@@ -84,15 +84,15 @@ function addMessage(role: Role, text: string): MessageItem {
   item.className = `message ${role}`;
   const who = document.createElement('span');
   who.className = 'who';
-  who.textContent = role === 'user' ? 'You' : 'Agent';
+  who.textContent = t(role === 'user' ? 'chat.you' : 'chat.agent');
   const tools = document.createElement('ul');
   tools.className = 'tools';
-  tools.setAttribute('aria-label', 'Tools used');
+  tools.setAttribute('aria-label', t('chat.toolsUsed'));
   const body = document.createElement('div');
   body.className = 'body';
   const sources = document.createElement('ul');
   sources.className = 'sources';
-  sources.setAttribute('aria-label', 'Sources');
+  sources.setAttribute('aria-label', t('chat.sources'));
   item.append(who, tools, body, sources);
   log.append(item);
   const message = { item, role, tools, body, sources, text: '' };
@@ -118,7 +118,9 @@ function addTool(message: MessageItem, name: string, ok: boolean): void {
   const badge = document.createElement('li');
   badge.className = ok ? 'tool' : 'tool failed';
   badge.dataset.tool = name;
-  badge.textContent = `${ok ? '🔧 ' : '⚠ '}${TOOL_LABELS[name] ?? name}${ok ? '' : ' (failed)'}`;
+  const key = `chat.tool.${name}`;
+  const label = t.has(key) ? t(key) : name;
+  badge.textContent = `${ok ? '🔧 ' : '⚠ '}${ok ? label : t('chat.tool.failed', { tool: label })}`;
   message.tools.append(badge);
 }
 
@@ -160,7 +162,7 @@ async function loadHistory(): Promise<void> {
       for (const name of message.tools ?? []) addTool(shown, name, true);
     }
   } catch {
-    status.textContent = 'Could not load the conversation.';
+    status.textContent = t('chat.loadFailed');
   }
 }
 
@@ -189,13 +191,39 @@ function consume(buffer: string, message: MessageItem): string {
   }
 }
 
+/** Why the API refused the message, in the page's language; else its own wording, else the status. */
+function refusal(status: number, problem: { error?: unknown; message?: unknown }): string {
+  const key = `chat.error.${String(problem.error)}`;
+  if (t.has(key)) return t(key);
+  if (typeof problem.message === 'string' && problem.message) return problem.message;
+  return t('chat.error.http', { status: String(status) });
+}
+
+/**
+ * An answer that failed after it began ends with a line saying so (in the API's
+ * English): shown instead as a notice in the page's language, the detail in its title.
+ */
+function endFailedAnswer(message: MessageItem): void {
+  const at = message.text.indexOf(STREAM_ERROR_MARKER);
+  if (at < 0) return;
+  const detail = message.text.slice(at + STREAM_ERROR_MARKER.length).trim();
+  message.item.classList.add('error');
+  message.text = message.text.slice(0, at).trimEnd();
+  renderMarkdown(message.body, message.text);
+  const notice = document.createElement('p');
+  notice.className = 'failure';
+  notice.textContent = t('chat.answerStopped');
+  notice.title = detail;
+  message.body.append(notice);
+}
+
 async function ask(text: string): Promise<void> {
   addMessage('user', text);
   const answer = addMessage('assistant', '');
   const { item } = answer;
   item.setAttribute('aria-busy', 'true');
   send.disabled = true;
-  status.textContent = 'The agent is answering…';
+  status.textContent = t('chat.answering');
   try {
     const response = await fetch(`${api('/api/chat')}&marks=1`, {
       method: 'POST',
@@ -203,14 +231,9 @@ async function ask(text: string): Promise<void> {
       body: JSON.stringify({ message: text }),
     });
     if (!response.ok || !response.body) {
-      const problem = (await response.json().catch(() => ({}))) as { message?: unknown };
+      const problem = (await response.json().catch(() => ({}))) as { error?: unknown; message?: unknown };
       item.classList.add('error');
-      showPlain(
-        answer,
-        typeof problem.message === 'string' && problem.message
-          ? problem.message
-          : `The agent could not answer (HTTP ${response.status}).`,
-      );
+      showPlain(answer, refusal(response.status, problem));
       return;
     }
     const reader = response.body.getReader();
@@ -223,10 +246,10 @@ async function ask(text: string): Promise<void> {
       item.scrollIntoView({ block: 'end' });
       if (done) break;
     }
-    if (answer.text.includes('[agent error]')) item.classList.add('error');
+    endFailedAnswer(answer);
   } catch {
     item.classList.add('error');
-    appendText(answer, '\n\n[The connection was lost.]');
+    appendText(answer, `\n\n${t('chat.connectionLost')}`);
   } finally {
     item.removeAttribute('aria-busy');
     send.disabled = false;
@@ -254,7 +277,7 @@ element('new-session', HTMLButtonElement).addEventListener('click', () => {
   session = newSession();
   showSession();
   log.replaceChildren();
-  status.textContent = 'A new conversation has started.';
+  status.textContent = t('chat.started');
   input.focus();
 });
 

@@ -9,11 +9,13 @@
  * styles are the `chat` bundles (`src/client/chat.ts`, `chat.css`); no external
  * assets. It shows who is signed in and for which organization, or offers to
  * sign in; a visitor who is not signed in gets the anonymous owner cookie here,
- * so their conversations are theirs alone.
+ * so their conversations are theirs alone. It speaks the reader's language
+ * (`messages/`), as its script does.
  */
-import { type App, cspNonce, type SsoClient } from '@xv/platform/http';
-import { type ClientAssets, renderPage, viewerOf } from '@xv/platform/pages';
+import type { App, SsoClient } from '@xv/platform/http';
+import { type ClientAssets, Page, renderWithShell, shellOf, useT, viewerOf } from '@xv/platform/pages';
 import type { Principal } from '../access/principal.js';
+import { messages } from '../messages/index.js';
 import { issueOwnerCookie, principalOf } from './principal.js';
 
 export const PRODUCT = 'XV Agent';
@@ -37,32 +39,29 @@ const ORG_MANAGE = 'org:manage';
 
 /** Without a model: an admin reads what to set, anyone else a short notice. */
 function NoModelNotice({ principal }: { principal: Principal }) {
+  const t = useT(messages);
   const admin = principal.kind === 'person' && principal.active?.permissions.includes(ORG_MANAGE);
   if (!admin)
     return (
       <p id="no-model" class="notice" role="note">
-        The assistant is not connected to a language model yet, so for now it answers with passages quoted
-        from the knowledge base, each with a link to its document.
+        {t('chat.noModel.notice')}
       </p>
     );
   return (
     <section id="no-model" class="notice" aria-labelledby="no-model-title">
-      <h2 id="no-model-title">No language model is configured</h2>
-      <p>
-        Until one is, answers quote the most relevant passages of the knowledge base. To have the assistant
-        write answers, give the agent service one of these and restart it:
-      </p>
+      <h2 id="no-model-title">{t('chat.noModel.title')}</h2>
+      <p>{t('chat.noModel.intro')}</p>
       <ul>
         <li>
-          an OpenAI-compatible endpoint: <code>MODEL_BASE_URL</code>, <code>MODEL_API_KEY</code> and{' '}
-          <code>MODEL_NAME</code>,
+          {t('chat.noModel.openAi')} <code>MODEL_BASE_URL</code>, <code>MODEL_API_KEY</code>,{' '}
+          <code>MODEL_NAME</code>
         </li>
         <li>
-          Cloudflare Workers AI: <code>XV_WORKERS_AI_ACCOUNT_ID</code> and <code>XV_WORKERS_AI_TOKEN</code>{' '}
-          (optionally <code>XV_WORKERS_AI_MODEL</code>).
+          {t('chat.noModel.workersAi')} <code>XV_WORKERS_AI_ACCOUNT_ID</code>,{' '}
+          <code>XV_WORKERS_AI_TOKEN</code> ({t('chat.noModel.optionally')} <code>XV_WORKERS_AI_MODEL</code>)
         </li>
       </ul>
-      <p>The settings are described in the agent's documentation (docs/agent.md, "Settings").</p>
+      <p>{t('chat.noModel.docs')}</p>
     </section>
   );
 }
@@ -76,57 +75,72 @@ function WhoAmI({
   signInUrl: string;
   accountUrl: string;
 }) {
+  const t = useT(messages);
   if (principal.kind !== 'person')
     return (
       <p class="who-am-i">
-        Not signed in: the assistant answers from public information only. <a href={signInUrl}>Sign in</a>
+        {t('chat.who.anonymous')} <a href={signInUrl}>{t('chat.who.signIn')}</a>
       </p>
     );
   return (
     <p class="who-am-i">
-      Signed in as <strong>{principal.person.user.name}</strong> ({principal.person.user.email})
+      {t('chat.who.signedInAs')} <strong>{principal.person.user.name}</strong> ({principal.person.user.email})
       {principal.active ? (
         <>
           {' '}
-          for <strong>{principal.active.org_name}</strong>
+          {t('chat.who.forOrganization')} <strong>{principal.active.org_name}</strong>
         </>
       ) : null}
-      . <a href={accountUrl}>Account and organization</a>
+      . <a href={accountUrl}>{t('chat.who.account')}</a>
     </p>
   );
 }
 
 function ChatPage({ options, principal }: { options: ChatPageOptions; principal: Principal }) {
+  const t = useT(messages);
   const signInUrl = `${options.identityUrl}/login?${new URLSearchParams({ redirect: `${options.agentUrl}/` })}`;
   return (
-    <>
+    <Page
+      title={t('chat.title')}
+      product={PRODUCT}
+      home="/"
+      section="assistant"
+      assets={options.assets}
+      scripts={['chat']}
+      stylesheets={['chat']}
+    >
       <div class="chat-header">
-        <h1>Chat</h1>
+        <h1>{t('chat.title')}</h1>
         <p class="session">
-          Conversation <code id="session-id" />
+          {t('chat.conversation')} <code id="session-id" />
         </p>
         <button id="new-session" class="secondary" type="button">
-          New conversation
+          {t('chat.newConversation')}
         </button>
         <WhoAmI principal={principal} signInUrl={signInUrl} accountUrl={`${options.identityUrl}/account`} />
       </div>
       {options.modelConfigured ? null : <NoModelNotice principal={principal} />}
-      <ol id="log" aria-label="Conversation" aria-live="polite" data-knowledge-url={options.knowledgeUrl} />
+      <ol
+        id="log"
+        aria-label={t('chat.conversation')}
+        aria-live="polite"
+        data-knowledge-url={options.knowledgeUrl}
+      />
       <form id="composer">
-        <label for="message">Your message</label>
+        <label for="message">{t('chat.message')}</label>
         <textarea
           id="message"
           name="message"
           required
           maxlength={options.maxMessageChars}
-          placeholder="Ask about your documents, the value of AI for a team, or ask for a call back…"
+          placeholder={t('chat.placeholder')}
         />
         <button id="send" type="submit">
-          Send
+          {t('chat.send')}
         </button>
       </form>
       <p id="status" role="status" />
-    </>
+    </Page>
   );
 }
 
@@ -135,19 +149,7 @@ export function registerChatPage(app: App, options: ChatPageOptions): void {
     const principal = await principalOf(c, options.sso);
     if (principal.kind === 'bare') issueOwnerCookie(c, options.sharedDomain);
     c.header('cache-control', 'no-store');
-    return c.html(
-      renderPage({
-        title: 'Chat',
-        product: PRODUCT,
-        home: '/',
-        section: 'assistant',
-        nonce: cspNonce(c),
-        viewer: principal.kind === 'person' ? viewerOf(principal.person, c) : undefined,
-        assets: options.assets,
-        scripts: ['chat'],
-        stylesheets: ['chat'],
-        children: <ChatPage options={options} principal={principal} />,
-      }),
-    );
+    const viewer = principal.kind === 'person' ? viewerOf(principal.person, c) : undefined;
+    return c.html(renderWithShell(shellOf(c, viewer), <ChatPage options={options} principal={principal} />));
   });
 }

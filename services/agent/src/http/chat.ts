@@ -2,7 +2,9 @@
  * @module http/chat
  * `POST /api/chat {message, route}`: streams the answer (`text/plain;
  * charset=utf-8`) once the session's turn comes. The body is read by hand: the
- * spec wants 400 for any body that is not JSON, whatever its content type.
+ * spec wants 400 for any body that is not JSON, whatever its content type. The
+ * agent's own words in an answer are in the sender's language (`xv_lang`, else
+ * `Accept-Language`, else English).
  */
 import { platformErrors, type RateLimiter } from '@xv/platform';
 import { aiErrors } from '@xv/platform/ai';
@@ -12,6 +14,7 @@ import {
   createRoute,
   errorResponses,
   limitByIp,
+  requestLocale,
   type SsoClient,
   z,
 } from '@xv/platform/http';
@@ -146,5 +149,6 @@ async function readChatRequest(c: Context, maxChars: number): Promise<ChatReques
   }
   if (parsed.data.message.length > maxChars)
     throw errors.message_too_long(`A message has at most ${maxChars} characters.`);
-  return { message: parsed.data.message, route: parsed.data.route };
+  // The agent's own words in the answer (without a model, its labels) follow the sender's language.
+  return { message: parsed.data.message, route: parsed.data.route, locale: requestLocale(c) };
 }

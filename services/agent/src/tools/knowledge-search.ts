@@ -14,6 +14,8 @@
  * Hits are documents, each once with its best passage; `topK` follows the knowledge
  * base's limits (more than its maximum is refused, as the knowledge base refuses it).
  * Failures are thrown as plain sentences: the model reads them as the tool's result.
+ * Each carries its reason too, so an answer without a model can say it in the
+ * reader's language.
  */
 import {
   KNOWLEDGE_SEARCH_DEFAULT_TOP_K,
@@ -51,6 +53,21 @@ const MAX_PASSAGE_CHARS = 1_500;
 export const KNOWLEDGE_NOT_AVAILABLE =
   'The knowledge base is not available to this conversation: sign in, or talk to an organization that offers a public assistant.';
 
+/** Why a knowledge search failed. */
+export type KnowledgeSearchFailure = 'not_available' | 'timeout' | 'unreachable' | 'refused' | 'malformed';
+
+export class KnowledgeSearchError extends Error {
+  constructor(
+    readonly reason: KnowledgeSearchFailure,
+    message: string,
+    /** The knowledge base's HTTP status, when it refused. */
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'KnowledgeSearchError';
+  }
+}
+
 /** The knowledge base request that searches as `access`; undefined when it opens no knowledge. */
 function searchRequest(access: TenantAccess, query: string, topK: number) {
   const json = { 'content-type': 'application/json' };
@@ -71,7 +88,7 @@ export async function searchKnowledgeBase(
 ): Promise<{ hits: KnowledgeHit[] }> {
   const { query, topK } = knowledgeSearchInput.parse(input);
   const request = searchRequest(options.access, query, topK);
-  if (!request) throw new Error(KNOWLEDGE_NOT_AVAILABLE);
+  if (!request) throw new KnowledgeSearchError('not_available', KNOWLEDGE_NOT_AVAILABLE);
   const timeout = AbortSignal.timeout(SEARCH_TIMEOUT_MS);
   let response: Response;
   try {
@@ -82,13 +99,19 @@ export async function searchKnowledgeBase(
       signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
     });
   } catch {
-    throw new Error(
-      timeout.aborted ? 'The knowledge base did not answer in time.' : 'The knowledge base is unreachable.',
-    );
+    throw timeout.aborted
+      ? new KnowledgeSearchError('timeout', 'The knowledge base did not answer in time.')
+      : new KnowledgeSearchError('unreachable', 'The knowledge base is unreachable.');
   }
-  if (!response.ok) throw new Error(`The knowledge base answered HTTP ${response.status}.`);
+  if (!response.ok)
+    throw new KnowledgeSearchError(
+      'refused',
+      `The knowledge base answered HTTP ${response.status}.`,
+      response.status,
+    );
   const body = (await response.json().catch(() => ({}))) as { hits?: unknown };
-  if (!Array.isArray(body.hits)) throw new Error('The knowledge base sent an answer without hits.');
+  if (!Array.isArray(body.hits))
+    throw new KnowledgeSearchError('malformed', 'The knowledge base sent an answer without hits.');
   return {
     hits: body.hits.slice(0, topK).map((hit: Partial<KnowledgeHit>) => ({
       docId: String(hit.docId ?? ''),

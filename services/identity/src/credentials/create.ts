@@ -11,7 +11,8 @@ import { serviceDid } from '../accounts/dids.js';
 import type { AccountDirectory } from './accounts.js';
 import { DidDocuments } from './did/resolver.js';
 import { type AuthorizeIssuer, type IssueInput, issueFor } from './issuance/issue-request.js';
-import { CredentialService, type IssuedCredential } from './issuance/issuer.js';
+import { CredentialService, type IssuedCredential, summarize } from './issuance/issuer.js';
+import { KeptCredentials } from './issuance/kept.js';
 import { IssuerKeyring } from './keys/issuer-keys.js';
 import { type OfferHolder, type OfferInput, offerFor } from './oid4vci/offers.js';
 import { credentialRequest, tokenRequest } from './oid4vci/requests.js';
@@ -55,7 +56,7 @@ export async function createCredentials(deps: CredentialDependencies) {
     credentialDays: deps.settings.credentialDays,
   });
   const verifier = new CredentialVerifier(db, keyring, statusLists, did);
-  const wallet = new WalletIssuance(db, baseUrl, deps.settings.offerSeconds);
+  const wallet = new WalletIssuance(db, baseUrl, deps.settings.offerSeconds, deps.kek);
   // A membership credential states a role: it stops being true when the role changes or ends.
   deps.onMembershipChanged(async ({ orgId, userId, byUserId }) => {
     await issuer.revokeMembershipCredentials(orgId, userId, byUserId);
@@ -81,6 +82,8 @@ export async function createCredentials(deps: CredentialDependencies) {
     issuer,
     verifier,
     wallet,
+    /** Credentials issued from the account page, readable again by their owner. */
+    kept: new KeptCredentials(db, deps.kek, summarize),
     dids: new DidDocuments(did, baseUrl, keyring, accounts),
     /** Issues through the API or the account page: checks the request, authorizes, issues. */
     issue: (input: IssueInput, authorize: AuthorizeIssuer): Promise<IssuedCredential> =>

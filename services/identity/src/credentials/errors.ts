@@ -1,7 +1,7 @@
 /**
  * @module credentials/errors
  * Every JSON error of the credential endpoints (issue, verify, revoke, offer, type
- * metadata), named once. The wallet endpoints answer in OAuth's format instead
+ * metadata, offers by reference), named once. The wallet endpoints answer in OAuth's format instead
  * (see oid4vci/oauth-error).
  */
 import { defineErrors } from '@xv/platform';
@@ -35,4 +35,10 @@ export const credentialErrors = defineErrors('identity', {
   user_not_found: { status: 404, message: 'No user has that id.' },
   status_list_not_found: { status: 404, message: 'There is no status list at this address.' },
   unknown_credential_type: { status: 404, message: 'There is no credential type of that name.' },
+  offer_not_found: { status: 404, message: 'There is no credential offer at this address.' },
+  offer_already_fetched: {
+    status: 410,
+    message: 'This credential offer was already fetched by a wallet; create a new offer.',
+  },
+  offer_expired: { status: 410, message: 'This credential offer has expired; create a new offer.' },
 });

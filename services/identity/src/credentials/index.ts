@@ -15,6 +15,7 @@ export {
 export { credentialErrors } from './errors.js';
 export type { AuthorizeIssuer, IssueInput } from './issuance/issue-request.js';
 export type { CredentialSummary, IssuedCredential } from './issuance/issuer.js';
+export type { ClaimRow, KeptCredential } from './issuance/kept.js';
 export * as credentialKeys from './keys/admin.js';
 export { authorizationServerMetadata, credentialIssuerMetadata } from './oid4vci/metadata.js';
 export { invalidRequest, invalidToken, OAuthError } from './oid4vci/oauth-error.js';

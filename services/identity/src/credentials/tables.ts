@@ -55,6 +55,8 @@ export interface CredentialsTable {
   exp: number;
   revoked_at: number | null;
   revoked_by: string | null;
+  /** The SD-JWT as issued from the account page, sealed under the key-encryption key; null otherwise. */
+  sdjwt_sealed: string | null;
 }
 
 export interface KbPresentationsTable {
@@ -79,6 +81,12 @@ export interface WalletOffersTable {
   /** Set once, atomically, when the code is exchanged or burnt. */
   used_at: number | null;
   burned: number;
+  /** SHA-256 of the reference in the offer's `credential_offer_uri`. */
+  reference_hash: string | null;
+  /** The offer document, sealed under the key-encryption key; dropped once served. */
+  offer_document: string | null;
+  /** Set once, atomically, when a wallet fetched the offer document. */
+  document_served_at: number | null;
 }
 
 export interface WalletTokensTable {

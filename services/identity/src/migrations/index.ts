@@ -15,6 +15,7 @@ import { mailAndInvitations } from './0008_mail_and_invitations.js';
 import { accountConsole } from './0009_account_console.js';
 import { credentials } from './0100_credentials.js';
 import { walletNonceBinding } from './0101_wallet_nonce_binding.js';
+import { offerReferencesAndKeptCredentials } from './0102_offer_references_and_kept_credentials.js';
 
 export const migrations: Migrations = {
   '0001_accounts': accounts,
@@ -28,4 +29,5 @@ export const migrations: Migrations = {
   '0009_account_console': accountConsole,
   '0100_credentials': credentials,
   '0101_wallet_nonce_binding': walletNonceBinding,
+  '0102_offer_references_and_kept_credentials': offerReferencesAndKeptCredentials,
 };

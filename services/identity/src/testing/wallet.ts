@@ -18,7 +18,8 @@ interface PublicJwk {
 export interface Wallet {
   publicJwk: PublicJwk;
   /**
-   * Redeems the first configuration `openid-credential-offer://…` offers, with the PIN;
+   * Redeems the first configuration `openid-credential-offer://…` offers (by value or by
+   * reference), with the PIN;
    * the configurations offered and the SD-JWT received.
    */
   redeem(offerUri: string, pin: string | undefined): Promise<{ configurationIds: string[]; sdjwt: string }>;
@@ -64,7 +65,8 @@ export function newWallet(): Wallet {
           issuerMetadata,
           ...(pin ? { txCode: pin } : {}),
         });
-        const nonce = accessTokenResponse.c_nonce ?? (await client.requestNonce({ issuerMetadata })).c_nonce;
+        // As OpenID4VCI 1.0 has it: the proof's nonce comes from the nonce endpoint.
+        const { c_nonce: nonce } = await client.requestNonce({ issuerMetadata });
         const { jwt } = await client.createCredentialRequestJwtProof({
           issuerMetadata,
           credentialConfigurationId: configurationId,

@@ -4,6 +4,10 @@
  * `solveChallenge` does (ALTCHA v2: SHA-256 over salt ‖ nonce ‖ counter, a
  * deterministic counter from 0), fills the hidden `altcha` field and sends the form.
  */
+import { localeOfTag, translator } from '@xv/platform/i18n';
+import { messages } from '../messages/index.js';
+
+const t = translator(messages, localeOfTag(document.documentElement.lang) ?? 'en');
 
 interface ChallengeParameters {
   /** Hex. */
@@ -69,18 +73,18 @@ function start(): void {
     event.preventDefault();
     if (button) button.disabled = true;
     status.className = 'status';
-    status.textContent = 'Checking that you are not a robot…';
+    status.textContent = t('lead.checking');
     try {
       const response = await fetch('/api/lead/challenge', { headers: { accept: 'application/json' } });
       const challenge = (await response.json()) as Challenge;
       const solution = await solve(challenge);
       field.value = btoa(JSON.stringify({ challenge, solution }));
-      status.textContent = 'Sending…';
+      status.textContent = t('lead.sending');
       form.submit();
     } catch {
       if (button) button.disabled = false;
       status.className = 'status error';
-      status.textContent = 'The robot check failed. Please try again.';
+      status.textContent = t('lead.checkFailed');
     }
   });
 }

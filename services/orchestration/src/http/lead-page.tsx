@@ -7,8 +7,9 @@
  * hidden `altcha` field.
  */
 import type { ClientAssets } from '@xv/platform/pages';
-import { Page } from '@xv/platform/pages';
+import { Page, useT } from '@xv/platform/pages';
 import type { ChallengeKind } from '../leads/challenge.js';
+import { messages } from '../messages/index.js';
 
 /** Where Cloudflare serves the Turnstile widget's script and frame. */
 export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
@@ -17,7 +18,8 @@ export interface LeadPageProps {
   assets: ClientAssets;
   challenge: ChallengeKind;
   turnstileSiteKey?: string | undefined;
-  outcome?: { ok: boolean; message: string } | undefined;
+  /** What the last post did: sent, or the API's error code with its own message as the fallback wording. */
+  outcome?: { ok: true } | { ok: false; code: string; message: string } | undefined;
   values?: { name?: string; email?: string; company?: string } | undefined;
   /** The response's CSP nonce, which the Turnstile script tag carries. */
   nonce: string;
@@ -31,9 +33,10 @@ export function LeadPage({
   values = {},
   nonce,
 }: LeadPageProps) {
+  const t = useT(messages);
   return (
     <Page
-      title="Talk to us"
+      title={t('lead.title')}
       product="XV"
       home="/"
       nonce={nonce}
@@ -47,10 +50,10 @@ export function LeadPage({
       }
     >
       <section>
-        <h1>Talk to us</h1>
-        <p class="hint">Leave your work e-mail and we will get back to you within one business day.</p>
+        <h1>{t('lead.title')}</h1>
+        <p class="hint">{t('lead.intro')}</p>
         <form id="lead-form" method="post" action="/lead">
-          <label for="name">Name</label>
+          <label for="name">{t('lead.name')}</label>
           <input
             id="name"
             name="name"
@@ -59,7 +62,7 @@ export function LeadPage({
             maxlength={200}
             value={values.name ?? ''}
           />
-          <label for="email">Work e-mail</label>
+          <label for="email">{t('lead.email')}</label>
           <input
             id="email"
             name="email"
@@ -71,9 +74,9 @@ export function LeadPage({
             value={values.email ?? ''}
           />
           <p id="email-hint" class="hint">
-            Personal and disposable addresses are not accepted.
+            {t('lead.emailHint')}
           </p>
-          <label for="company">Company (optional)</label>
+          <label for="company">{t('lead.company')}</label>
           <input
             id="company"
             name="company"
@@ -83,17 +86,26 @@ export function LeadPage({
           />
           {challenge === 'altcha' && <input type="hidden" id="altcha" name="altcha" value="" />}
           {challenge === 'turnstile' && <div class="cf-turnstile" data-sitekey={turnstileSiteKey}></div>}
-          <button type="submit">Send</button>
+          <button type="submit">{t('lead.send')}</button>
           <p
             id="status"
             class={outcome ? `status ${outcome.ok ? 'ok' : 'error'}` : 'status'}
             role="status"
             aria-live="polite"
           >
-            {outcome?.message ?? ''}
+            {outcome ? outcomeText(t, outcome) : ''}
           </p>
         </form>
       </section>
     </Page>
   );
+}
+
+function outcomeText(
+  t: ReturnType<typeof useT<typeof messages.en>>,
+  outcome: NonNullable<LeadPageProps['outcome']>,
+) {
+  if (outcome.ok) return t('lead.sent');
+  const key = `lead.error.${outcome.code}`;
+  return t.has(key) ? t(key) : outcome.message;
 }

@@ -26,7 +26,7 @@ import {
   limitByIp,
   z,
 } from '@xv/platform/http';
-import { registerClientAssets } from '@xv/platform/pages';
+import { registerClientAssets, renderWithShell, shellOf } from '@xv/platform/pages';
 import type { Context } from 'hono';
 import type { OrchestrationDatabase } from '../db.js';
 import { errors } from '../errors.js';
@@ -219,29 +219,23 @@ export async function registerLeadRoutes(app: App, options: LeadRoutesOptions): 
       allowInContentSecurityPolicy(c, 'frame-src', [TURNSTILE_ORIGIN]);
     }
     return c.html(
-      `<!doctype html>${(
+      renderWithShell(
+        shellOf(c),
         <LeadPage
           assets={assets}
           challenge={challenge.kind}
           turnstileSiteKey={options.turnstileSiteKey}
           nonce={cspNonce(c)}
           {...props}
-        />
-      )}`,
+        />,
+      ),
       status,
     );
   };
 
   // The service's own address is the form a visitor came for.
   app.get('/', (c) => page(c));
-  app.get('/lead', (c) =>
-    page(
-      c,
-      c.req.query('sent') === '1'
-        ? { outcome: { ok: true, message: 'Thank you! We will be in touch.' } }
-        : {},
-    ),
-  );
+  app.get('/lead', (c) => page(c, c.req.query('sent') === '1' ? { outcome: { ok: true } } : {}));
 
   app.post('/lead', limitByIp(options.leadLimiter, trustProxy), async (c) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
@@ -255,7 +249,7 @@ export async function registerLeadRoutes(app: App, options: LeadRoutesOptions): 
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
-      return page(c, { outcome: { ok: false, message: error.message }, values }, 400);
+      return page(c, { outcome: { ok: false, code: error.code, message: error.message }, values }, 400);
     }
     return c.redirect('/lead?sent=1', 303);
   });

@@ -4,8 +4,12 @@
  * WebCrypto and compared with the sealed hashes the page carries
  * (`#content-drop[data-output-hash]`, `[data-input-hash]`). Nothing is sent.
  */
+import { localeOfTag, translator } from '@xv/platform/i18n';
+import { messages } from '../messages/index.js';
 import { type ContentMatch, matchContent, type SealedHashes } from './lib/content-hash.js';
 import { onFile } from './lib/file-drop.js';
+
+const t = translator(messages, localeOfTag(document.documentElement.lang) ?? 'en');
 
 function element<T extends HTMLElement>(id: string, type: new () => T): T {
   const found = document.getElementById(id);
@@ -24,15 +28,14 @@ const sealed: SealedHashes = {
 };
 
 function words(result: ContentMatch, what: string): string {
-  if (!result.matches) return `✘ ${what} does not match the sealed content: its SHA-256 is ${result.hash}.`;
-  const part = result.matches === 'output' ? 'sealed content' : 'sealed content (the input)';
-  const form = result.form === 'json' ? ' (as JSON, in its canonical RFC 8785 form)' : '';
-  return `✔ ${what} matches the ${part}${form}: it is exactly what was sealed.`;
+  if (!result.matches) return t('content.noMatch', { what, hash: result.hash });
+  const form = result.form === 'json' ? '.json' : '';
+  return t(`content.match.${result.matches}${form}`, { what });
 }
 
 async function check(bytes: Uint8Array<ArrayBuffer>, what: string) {
   out.className = 'verdict neutral';
-  out.textContent = 'Checking…';
+  out.textContent = t('content.checking');
   try {
     const result = await matchContent(bytes, sealed);
     const verdict = document.createElement('p');
@@ -42,12 +45,12 @@ async function check(bytes: Uint8Array<ArrayBuffer>, what: string) {
     out.replaceChildren(verdict);
   } catch (error) {
     out.className = 'verdict invalid';
-    out.textContent = `✘ The content could not be checked: ${error instanceof Error ? error.message : String(error)}`;
+    out.textContent = t('content.failed', { error: error instanceof Error ? error.message : String(error) });
   }
 }
 
 const checkFile = async (file: File) =>
-  check(new Uint8Array(await file.arrayBuffer()), `The file ${file.name}`);
+  check(new Uint8Array(await file.arrayBuffer()), t('content.namedFile', { name: file.name }));
 
-button.addEventListener('click', () => void check(new TextEncoder().encode(text.value), 'The pasted text'));
+button.addEventListener('click', () => void check(new TextEncoder().encode(text.value), t('content.pasted')));
 onFile(input, drop, (file) => void checkFile(file));

@@ -3,33 +3,25 @@
  * The `/verify` page: a dropped (or chosen) proof file is checked here, in the
  * browser; only the public key set is fetched, and whether the chain holds an
  * anchor's root is asked with the transaction and root hashes only. The rule's
- * constants and words are the server's, read from the page's JSON block
- * `#verifier-rules`.
+ * constants are the server's, read from the page's JSON block `#verifier-rules`;
+ * the words are the catalogue's, in the page's language.
  */
+import { localeOfTag, translator } from '@xv/platform/i18n';
+import { messages } from '../messages/index.js';
+import { anchorProblemWords } from '../messages/verdict-words.js';
 import type { AnchorVerdict } from './lib/anchor.js';
 import { isObject } from './lib/encoding.js';
 import { onFile } from './lib/file-drop.js';
 import { createVerifier, type VerifierRules } from './lib/verifier.js';
 
+const locale = localeOfTag(document.documentElement.lang) ?? 'en';
+const t = translator(messages, locale);
+
 function readRules(): VerifierRules {
   const value: unknown = JSON.parse(document.getElementById('verifier-rules')?.textContent ?? 'null');
-  if (
-    !isObject(value) ||
-    typeof value.demoIssuerId !== 'string' ||
-    typeof value.keyClockSkewMs !== 'number' ||
-    typeof value.validWords !== 'string' ||
-    !isObject(value.reasonWords)
-  )
+  if (!isObject(value) || typeof value.demoIssuerId !== 'string' || typeof value.keyClockSkewMs !== 'number')
     throw new Error('The page carries no verifier rules.');
-  const reasonWords: Record<string, string> = {};
-  for (const [reason, words] of Object.entries(value.reasonWords))
-    if (typeof words === 'string') reasonWords[reason] = words;
-  return {
-    demoIssuerId: value.demoIssuerId,
-    keyClockSkewMs: value.keyClockSkewMs,
-    validWords: value.validWords,
-    reasonWords,
-  };
+  return { demoIssuerId: value.demoIssuerId, keyClockSkewMs: value.keyClockSkewMs };
 }
 
 function element<T extends HTMLElement>(id: string, type: new () => T): T {
@@ -38,7 +30,7 @@ function element<T extends HTMLElement>(id: string, type: new () => T): T {
   return found;
 }
 
-const verifier = createVerifier(readRules());
+const verifier = createVerifier(readRules(), locale);
 const drop = element('drop', HTMLElement);
 const input = element('proof-file', HTMLInputElement);
 const out = element('result', HTMLElement);
@@ -62,10 +54,10 @@ function row(dl: HTMLDListElement, term: string, value: string) {
 async function anchorRows(dl: HTMLDListElement, anchor: AnchorVerdict) {
   row(
     dl,
-    'Anchor path',
+    t('check.anchorPath'),
     anchor.inclusion
-      ? `leads to the root ${String(anchor.root)}`
-      : `does not lead to the root it names (${anchor.problem ?? 'malformed'})`,
+      ? t('check.anchorPath.leads', { root: String(anchor.root) })
+      : t('check.anchorPath.broken', { problem: anchorProblemWords(t, anchor.problem ?? 'malformed') }),
   );
   if (!anchor.inclusion) return;
   const query = new URLSearchParams({ txHash: String(anchor.txHash), root: String(anchor.root) });
@@ -73,15 +65,15 @@ async function anchorRows(dl: HTMLDListElement, anchor: AnchorVerdict) {
   const answer = isObject(chain) ? chain : {};
   row(
     dl,
-    'Anchored on chain',
+    t('check.anchored'),
     answer.onChain
-      ? `yes, ${String(answer.confirmations)} confirmation(s), transaction ${String(anchor.txHash)}`
-      : `no (${String(answer.problem || answer.error)})`,
+      ? t.plural('check.anchored.yes', Number(answer.confirmations) || 0, { tx: String(anchor.txHash) })
+      : t('check.anchored.no', { problem: anchorProblemWords(t, String(answer.problem || answer.error)) }),
   );
 }
 
 async function check(file: File) {
-  out.textContent = `Checking ${file.name}…`;
+  out.textContent = t('check.checking', { name: file.name });
   out.className = 'verdict neutral';
   try {
     const result = await verifier.verifyProof(await file.text(), await keys());
@@ -94,17 +86,18 @@ async function check(file: File) {
     if (result.status !== 'malformed') {
       const named = isObject(result.claim.issuer) ? result.claim.issuer.name : undefined;
       const dl = document.createElement('dl');
-      row(dl, 'Manifest hash', result.manifestHash);
-      row(dl, 'Issuer named in the proof', String(named || result.issuer.orgId || '?'));
-      row(dl, 'Key published by that issuer', result.issuerVerified ? 'yes' : 'no');
-      row(dl, 'P-256 signature', result.checks.p256Sig ? 'valid' : 'invalid');
-      row(dl, 'secp256k1 signature', result.checks.ethSig ? 'valid' : 'invalid');
+      const signature = (valid: boolean) => t(valid ? 'check.signature.valid' : 'check.signature.invalid');
+      row(dl, t('check.manifestHash'), result.manifestHash);
+      row(dl, t('check.issuerNamed'), String(named || result.issuer.orgId || '?'));
+      row(dl, t('check.keyPublished'), t(result.issuerVerified ? 'check.yes' : 'check.no'));
+      row(dl, t('check.p256'), signature(result.checks.p256Sig));
+      row(dl, t('check.secp256k1'), signature(result.checks.ethSig));
       out.append(dl);
       if (result.anchor) await anchorRows(dl, result.anchor);
     }
   } catch (error) {
     out.className = 'verdict invalid';
-    out.textContent = `✘ The proof could not be checked: ${error instanceof Error ? error.message : String(error)}`;
+    out.textContent = t('check.failed', { error: error instanceof Error ? error.message : String(error) });
   }
 }
 

@@ -7,6 +7,10 @@
  * their documents name the service as controller and refer to its keys (by DID
  * URL, resolved in the service's document): what the service asserts about them
  * is signed by it.
+ *
+ * There is no `/.well-known/jwt-vc-issuer`: SD-JWT VC's issuer metadata is for
+ * issuers named by an https URL, and ours is a DID, whose keys a verifier finds
+ * through this document.
  */
 import type { IssuerKey } from '../keys/issuer-keys.js';
 
@@ -38,13 +42,5 @@ export function subjectDidDocument(did: string, serviceDid: string, keys: readon
     id: did,
     controller: serviceDid,
     assertionMethod: keys.map((key) => `${serviceDid}#${key.kid}`),
-  };
-}
-
-/** `/.well-known/jwt-vc-issuer`: the issuer's keys for verifiers that do not resolve did:web. */
-export function jwtVcIssuerMetadata(issuerUrl: string, serviceDid: string, keys: readonly IssuerKey[]) {
-  return {
-    issuer: issuerUrl,
-    jwks: { keys: verificationMethods(serviceDid, keys).map((m) => m.publicKeyJwk) },
   };
 }

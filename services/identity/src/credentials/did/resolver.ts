@@ -7,7 +7,7 @@ import { organizationDid, userDid } from '../../accounts/dids.js';
 import type { AccountDirectory } from '../accounts.js';
 import { credentialErrors } from '../errors.js';
 import type { IssuerKeyring } from '../keys/issuer-keys.js';
-import { jwtVcIssuerMetadata, serviceDidDocument, subjectDidDocument } from './documents.js';
+import { serviceDidDocument, subjectDidDocument } from './documents.js';
 
 export class DidDocuments {
   constructor(
@@ -19,10 +19,6 @@ export class DidDocuments {
 
   async service() {
     return serviceDidDocument(this.did, await this.keyring.publishedKeys());
-  }
-
-  async jwtVcIssuer() {
-    return jwtVcIssuerMetadata(this.baseUrl, this.did, await this.keyring.publishedKeys());
   }
 
   async organization(orgId: string) {

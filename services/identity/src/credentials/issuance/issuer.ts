@@ -121,6 +121,7 @@ export class CredentialService {
         exp,
         revoked_at: null,
         revoked_by: null,
+        sdjwt_sealed: null,
       });
       return stored && slot;
     });
@@ -231,7 +232,7 @@ export class CredentialService {
   }
 }
 
-function summarize(row: CredentialsTable): CredentialSummary {
+export function summarize(row: CredentialsTable): CredentialSummary {
   return {
     id: row.id,
     type: row.type,

@@ -1,15 +1,20 @@
 /**
  * @module credentials/oid4vci/wallet
  * The pre-authorized code flow of OpenID4VCI, without HTTP: credential offers
- * (with an optional 4-digit PIN, `tx_code`), the one-time exchange of a code for
+ * (with an optional 4-digit PIN, `tx_code`), by value and by reference (a short
+ * `credential_offer_uri` whose document is served once, until the code expires:
+ * the reference is 256 random bits, stored as a hash, and the document is sealed
+ * under the key-encryption key until then), the one-time exchange of a code for
  * an access token, and single-use nonces (`c_nonce`), each good only with the access
  * token it was issued with. Codes, PINs, tokens and
  * nonces are stored only as SHA-256 hashes; every "use once" is one conditional
  * UPDATE, so two racing requests cannot both win, and the state survives restarts.
  */
 import { randomInt } from 'node:crypto';
-import { hashToken, newId, newSecretToken, sha256Hex } from '@xv/platform';
+import { hashToken, type KeyEncryptionKey, newId, newSecretToken, sha256Hex } from '@xv/platform';
 import type { Kysely } from 'kysely';
+import { credentialErrors } from '../errors.js';
+import { isJsonObject, type JsonObject } from '../sd-jwt/jws.js';
 import type { CredentialTables, WalletTokensTable } from '../tables.js';
 import type { CredentialType } from '../types.js';
 import { invalidGrant, invalidRequest } from './oauth-error.js';
@@ -42,7 +47,10 @@ export interface CredentialOfferResult {
       };
     };
   };
+  /** The offer by value (`credential_offer=`), as the spec fixes it. */
   offerUri: string;
+  /** The offer by reference (`credential_offer_uri=`): short, for QR codes; its document is served once. */
+  offerUriByReference: string;
   txCode?: string;
   expiresAt: number;
 }
@@ -58,20 +66,41 @@ export interface TokenResponse {
 export type WalletToken = WalletTokensTable;
 
 const pinHash = (codeHash: string, pin: string) => sha256Hex(`${codeHash}:${pin}`);
+/** The associated data of a sealed offer document: it opens only for its own row. */
+const documentContext = (referenceHash: string) => `wallet-offer:${referenceHash}`;
 
 export class WalletIssuance {
   constructor(
     private readonly db: Db,
     private readonly issuerUrl: string,
     private readonly offerSeconds: number,
+    private readonly kek: KeyEncryptionKey,
   ) {}
+
+  /** Where a wallet fetches the offer document of `reference`. */
+  offerDocumentUrl(reference: string): string {
+    return `${this.issuerUrl}/api/oid4vci/offers/${reference}`;
+  }
 
   async createOffer(request: OfferRequest): Promise<CredentialOfferResult> {
     const now = Date.now();
     const code = newSecretToken('xpc');
     const codeHash = hashToken(code);
+    const reference = newSecretToken('xof');
+    const referenceHash = hashToken(reference);
     const txCode = request.pin ? String(randomInt(10 ** PIN_LENGTH)).padStart(PIN_LENGTH, '0') : undefined;
     const expiresAt = Math.floor(now / 1000) + this.offerSeconds;
+    const offer: CredentialOfferResult['offer'] = {
+      credential_issuer: this.issuerUrl,
+      credential_configuration_ids: request.types,
+      grants: {
+        [PRE_AUTHORIZED_GRANT]: {
+          'pre-authorized_code': code,
+          ...(txCode ? { tx_code: { length: PIN_LENGTH, input_mode: 'numeric' as const } } : {}),
+        },
+      },
+    };
+    const document = Buffer.from(JSON.stringify(offer));
     await this.db
       .insertInto('wallet_offers')
       .values({
@@ -87,24 +116,50 @@ export class WalletIssuance {
         expires_at: expiresAt * 1000,
         used_at: null,
         burned: 0,
+        reference_hash: referenceHash,
+        offer_document: this.kek.encrypt(document, documentContext(referenceHash)),
+        document_served_at: null,
       })
       .execute();
-    const offer: CredentialOfferResult['offer'] = {
-      credential_issuer: this.issuerUrl,
-      credential_configuration_ids: request.types,
-      grants: {
-        [PRE_AUTHORIZED_GRANT]: {
-          'pre-authorized_code': code,
-          ...(txCode ? { tx_code: { length: PIN_LENGTH, input_mode: 'numeric' as const } } : {}),
-        },
-      },
-    };
     return {
       offer,
       offerUri: `openid-credential-offer://?credential_offer=${encodeURIComponent(JSON.stringify(offer))}`,
+      offerUriByReference: `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(this.offerDocumentUrl(reference))}`,
       ...(txCode ? { txCode } : {}),
       expiresAt,
     };
+  }
+
+  /**
+   * The offer document of `reference`, once: the first fetch takes it (one conditional
+   * UPDATE, so two racing wallets cannot both get it), later ones are refused, as are
+   * fetches after the offer expired.
+   */
+  async takeOfferDocument(reference: string): Promise<JsonObject> {
+    const now = Date.now();
+    const referenceHash = hashToken(reference);
+    const row = await this.db
+      .selectFrom('wallet_offers')
+      .select(['id', 'offer_document', 'document_served_at', 'expires_at'])
+      .where('reference_hash', '=', referenceHash)
+      .executeTakeFirst();
+    if (!row) throw credentialErrors.offer_not_found();
+    if (row.document_served_at !== null || row.offer_document === null)
+      throw credentialErrors.offer_already_fetched();
+    if (row.expires_at <= now) throw credentialErrors.offer_expired();
+    const taken = await this.db
+      .updateTable('wallet_offers')
+      .set({ document_served_at: now, offer_document: null })
+      .where('id', '=', row.id)
+      .where('document_served_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 0) throw credentialErrors.offer_already_fetched();
+    const document: unknown = JSON.parse(
+      this.kek.decrypt(row.offer_document, documentContext(referenceHash)).toString(),
+    );
+    if (!isJsonObject(document)) throw new Error('A stored offer document is not a JSON object.');
+    return document;
   }
 
   /** Exchanges a pre-authorized code (and its PIN) for an access token and a first nonce; the code is then spent. */

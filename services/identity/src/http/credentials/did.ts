@@ -3,8 +3,9 @@
  * | GET /.well-known/did.json   | the service's DID document (`did:web:<identity host>`) |
  * | GET /o/{org_id}/did.json    | an organization's DID document |
  * | GET /u/{user_id}/did.json   | a user's DID document |
- * | GET /.well-known/jwt-vc-issuer | issuer and JWKS, for verifiers that do not resolve did:web |
- * All public, any origin.
+ * All public, any origin. The credentials' `iss` is the service DID, so the keys are
+ * published only in its DID document (no `/.well-known/jwt-vc-issuer`, which is for
+ * https-URL issuers and would name an issuer other than `iss`).
  */
 import { type App, publicCors } from '@xv/platform/http';
 import type { Credentials } from '../../credentials/index.js';
@@ -13,17 +14,11 @@ const DID_JSON = 'application/did+json';
 
 export function registerDidRoutes(app: App, credentials: Credentials) {
   const { dids } = credentials;
-  for (const path of ['/.well-known/did.json', '/.well-known/jwt-vc-issuer', '/o/*', '/u/*'])
-    app.use(path, publicCors());
+  for (const path of ['/.well-known/did.json', '/o/*', '/u/*']) app.use(path, publicCors());
 
   app.get('/.well-known/did.json', async (c) => {
     c.header('Cache-Control', 'public, max-age=300');
     return c.body(JSON.stringify(await dids.service()), 200, { 'Content-Type': DID_JSON });
-  });
-
-  app.get('/.well-known/jwt-vc-issuer', async (c) => {
-    c.header('Cache-Control', 'public, max-age=300');
-    return c.json(await dids.jwtVcIssuer());
   });
 
   app.get('/o/:orgId/did.json', async (c) => {

@@ -1,6 +1,7 @@
 /**
  * @module http/credentials/wallet
- * | POST /api/did/offer                          | session | `{type|types, org_id, pin}` | credential offer |
+ * | POST /api/did/offer                          | session | `{type|types, org_id, pin}` | credential offer (by value and by reference) |
+ * | GET  /api/oid4vci/offers/{reference}         | none (the reference is the secret) | | the offer document, once (then 410) |
  * | GET  /.well-known/openid-credential-issuer   | none    | | credential issuer metadata |
  * | GET  /.well-known/oauth-authorization-server | none    | | authorization server metadata |
  * | POST /api/oid4vci/token                      | none    | form or JSON: `grant_type*`, `pre-authorized_code*`, `tx_code` | wallet token response |
@@ -60,6 +61,7 @@ const offerRoute = createRoute({
       z.object({
         offer: z.record(z.string(), z.unknown()),
         offerUri: z.string(),
+        offerUriByReference: z.string(),
         txCode: z.string().optional(),
         expiresAt: z.number().int(),
       }),
@@ -78,6 +80,31 @@ const offerRoute = createRoute({
     ),
   },
 });
+
+const offerDocumentRoute = createRoute({
+  method: 'get',
+  path: '/api/oid4vci/offers/{reference}',
+  summary:
+    "A credential offer by reference (the wallet's credential_offer_uri): served once, until it expires",
+  security: access.public,
+  request: {
+    params: z.object({
+      reference: z.string().max(128).openapi({ example: 'xof_q7Vb3nK9pL2mW8rT5yB1nC7dF4gH0jS6aEx3Zt1uR0w' }),
+    }),
+  },
+  responses: {
+    200: jsonResponse('The credential offer', z.record(z.string(), z.unknown())),
+    404: jsonErrorResponse('No such offer', credentialErrors.offer_not_found),
+    410: jsonErrorResponse(
+      'Already fetched, or expired',
+      credentialErrors.offer_already_fetched,
+      credentialErrors.offer_expired,
+    ),
+  },
+});
+
+/** What `newSecretToken('xof')` makes: 256 random bits. */
+const OFFER_REFERENCE = /^xof_[A-Za-z0-9_-]{43}$/;
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -166,6 +193,12 @@ export async function registerWalletRoutes(app: App, identity: IdentityContext, 
     });
     c.header('Cache-Control', 'no-store');
     return c.json(offer, 200);
+  });
+
+  app.openapi(offerDocumentRoute, async (c) => {
+    const { reference } = c.req.valid('param');
+    if (!OFFER_REFERENCE.test(reference)) throw credentialErrors.offer_not_found();
+    return c.json(await credentials.wallet.takeOfferDocument(reference), 200, NO_STORE);
   });
 
   app.get('/.well-known/openid-credential-issuer', (c) => {

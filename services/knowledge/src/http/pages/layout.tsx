@@ -1,17 +1,17 @@
 /**
  * @module http/pages/layout
  * The frame of every knowledge base page: the platform's `Page` with the product's
- * name and navigation, and the `knowledge` stylesheet (`src/client/knowledge.css`).
- * Pages need no script of their own (only the platform's shell script, served
- * from this origin), so each also carries a `<meta>` policy allowing nothing but
- * those files: on top of the sanitised Markdown, an inline script or handler a
- * document slipped through still could not run.
+ * name and navigation in the page's language, and the `knowledge` stylesheet
+ * (`src/client/knowledge.css`). Pages need no script of their own (only the
+ * platform's shell script, served from this origin), so each also carries a
+ * `<meta>` policy allowing nothing but those files: on top of the sanitised
+ * Markdown, an inline script or handler a document slipped through still could not run.
  */
 import type { ClientAssets, Section } from '@xv/platform/pages';
-import { MessagePage, Page } from '@xv/platform/pages';
+import { MessagePage, Page, useT } from '@xv/platform/pages';
 import type { Child } from 'hono/jsx';
-
-export const PRODUCT = 'XV knowledge base';
+import { type MessageKey, messages } from '../../messages/index.js';
+import { errorText } from './words.js';
 
 const NO_SCRIPTS = (
   <meta
@@ -20,14 +20,17 @@ const NO_SCRIPTS = (
   />
 );
 
-const NAV = (
-  <>
-    <a href="/">Library</a>
-    <a href="/mine">My documents</a>
-    <a href="/review">Review queue</a>
-    <a href="/tokens">Access tokens</a>
-  </>
-);
+function Nav() {
+  const t = useT(messages);
+  return (
+    <>
+      <a href="/">{t('nav.library')}</a>
+      <a href="/mine">{t('nav.mine')}</a>
+      <a href="/review">{t('nav.review')}</a>
+      <a href="/tokens">{t('nav.tokens')}</a>
+    </>
+  );
+}
 
 export interface KnowledgePageProps {
   title: string;
@@ -38,13 +41,14 @@ export interface KnowledgePageProps {
 }
 
 export function KnowledgePage(props: KnowledgePageProps) {
+  const t = useT(messages);
   return (
     <Page
       title={props.title}
-      product={PRODUCT}
+      product={t('product')}
       home="/"
       assets={props.assets}
-      nav={NAV}
+      nav={<Nav />}
       section={props.section ?? 'knowledge'}
       head={NO_SCRIPTS}
       stylesheets={['knowledge']}
@@ -55,25 +59,33 @@ export function KnowledgePage(props: KnowledgePageProps) {
   );
 }
 
+/** An API error a page shows: its code picks the wording, its own message is the fallback. */
+export interface PageError {
+  code: string;
+  message: string;
+}
+
 /** A page that says one thing went wrong (the platform's `MessagePage` in the knowledge base's frame). */
 export function ErrorPage(props: {
-  title: string;
-  message: string;
+  title: MessageKey;
+  message: MessageKey | PageError;
   assets: ClientAssets;
-  link?: { href: string; text: string };
+  link?: { href: string; text: MessageKey };
 }) {
+  const t = useT(messages);
+  const link = props.link ?? { href: '/review', text: 'error.backToReview' };
   return (
     <MessagePage
-      title={props.title}
-      message={props.message}
-      product={PRODUCT}
+      title={t(props.title)}
+      message={typeof props.message === 'string' ? t(props.message) : errorText(t, props.message)}
+      product={t('product')}
       home="/"
       assets={props.assets}
-      nav={NAV}
+      nav={<Nav />}
       section="knowledge"
       head={NO_SCRIPTS}
       stylesheets={['knowledge']}
-      link={props.link ?? { href: '/review', text: 'Back to the review queue' }}
+      link={{ href: link.href, text: t(link.text) }}
     />
   );
 }

@@ -17,7 +17,6 @@ import type { Knowledge } from '../context.js';
 import { ErrorPage } from './layout.js';
 import { HomePage, ReaderPage, SearchPage } from './library.js';
 import { MinePage, MyDocumentPage } from './mine.js';
-import { readerLocale } from './words.js';
 
 type PageHandler = (c: Context, caller: Caller) => Promise<Response>;
 
@@ -45,15 +44,14 @@ function pageNumber(c: Context): number {
 
 export function registerLibraryPages(app: App, k: Knowledge, tools: PageTools) {
   const { assets, page, html } = tools;
-  const locale = (c: Context) => readerLocale(c.req.header('accept-language'));
   const notFound = (c: Context) =>
     html(
       c,
       <ErrorPage
-        title="Document not found"
-        message="There is no approved document with this address in your organization."
+        title="error.documentNotFound"
+        message="error.noSuchApproved"
         assets={assets}
-        link={{ href: '/', text: 'Back to the library' }}
+        link={{ href: '/', text: 'error.backToLibrary' }}
       />,
       404,
     );
@@ -72,7 +70,6 @@ export function registerLibraryPages(app: App, k: Knowledge, tools: PageTools) {
           documents={rows.slice(0, PAGE_SIZE)}
           page={current}
           hasMore={rows.length > PAGE_SIZE}
-          locale={locale(c)}
           assets={assets}
         />,
       );
@@ -113,7 +110,6 @@ export function registerLibraryPages(app: App, k: Knowledge, tools: PageTools) {
             revision: live.revision,
             approvedAt: approval?.at,
           }}
-          locale={locale(c)}
           assets={assets}
         />,
       );
@@ -135,7 +131,6 @@ export function registerLibraryPages(app: App, k: Knowledge, tools: PageTools) {
           email={caller.email}
           page={current}
           hasMore={rows.length > PAGE_SIZE}
-          locale={locale(c)}
           assets={assets}
         />,
       );
@@ -153,7 +148,7 @@ export function registerLibraryPages(app: App, k: Knowledge, tools: PageTools) {
       });
       // Someone else's document is not found here: the author's view is of one's own work.
       if (!doc || doc.makerId !== caller.userId) return notFound(c);
-      return html(c, <MyDocumentPage doc={doc} locale={locale(c)} assets={assets} />);
+      return html(c, <MyDocumentPage doc={doc} assets={assets} />);
     }),
   );
 }

@@ -5,30 +5,32 @@
  * approved document. Everything a document or a query brings is text to these
  * pages: Markdown goes through `renderMarkdown`, the rest through JSX escaping.
  */
-import type { ClientAssets } from '@xv/platform/pages';
+import { type ClientAssets, LocalTime, richText, useT } from '@xv/platform/pages';
 import { raw } from 'hono/html';
 import type { DocumentState } from '../../documents/model.js';
+import { messages } from '../../messages/index.js';
 import type { SearchHit } from '../../search/knowledge-index.js';
 import { splitFrontMatter } from './front-matter.js';
 import { KnowledgePage } from './layout.js';
 import { renderMarkdown } from './markdown.js';
-import { formatDate, highlight, stateLabel } from './words.js';
+import { highlight, stateLabel } from './words.js';
 
 export function SearchBox(props: { query?: string }) {
+  const t = useT(messages);
   return (
     <search>
       <form method="get" action="/library" class="search">
-        <label for="q">Search the knowledge base</label>
+        <label for="q">{t('search.label')}</label>
         <input id="q" name="q" type="search" maxlength={2000} value={props.query ?? ''} required />
-        <button type="submit">Search</button>
+        <button type="submit">{t('search.button')}</button>
       </form>
     </search>
   );
 }
 
-/** A date as the reader writes it, with the exact instant for machines. */
-export function When(props: { at: string; locale: string }) {
-  return <time datetime={props.at}>{formatDate(props.at, props.locale)}</time>;
+/** A day in the page's language, with the exact instant for machines (the shell rewrites it in the reader's zone). */
+export function When(props: { at: string }) {
+  return <LocalTime value={props.at} style="date" />;
 }
 
 export interface ApprovedEntry {
@@ -42,26 +44,24 @@ export function HomePage(props: {
   documents: ApprovedEntry[];
   page: number;
   hasMore: boolean;
-  locale: string;
   assets: ClientAssets;
 }) {
   const { page } = props;
+  const t = useT(messages);
   return (
-    <KnowledgePage title="Library" assets={props.assets}>
-      <h1>Library</h1>
+    <KnowledgePage title={t('library.title')} assets={props.assets}>
+      <h1>{t('library.title')}</h1>
       <SearchBox />
-      <h2>Approved documents</h2>
+      <h2>{t('library.approved')}</h2>
       {props.documents.length === 0 ? (
-        <p class="notice">
-          {page === 1 ? 'No document has been approved yet.' : 'There are no more documents.'}
-        </p>
+        <p class="notice">{page === 1 ? t('library.empty') : t('pager.noMore')}</p>
       ) : (
         <table id="documents">
           <thead>
             <tr>
-              <th>Document</th>
-              <th>Path</th>
-              <th>Approved</th>
+              <th>{t('column.document')}</th>
+              <th>{t('column.path')}</th>
+              <th>{t('library.column.approved')}</th>
             </tr>
           </thead>
           <tbody>
@@ -72,16 +72,16 @@ export function HomePage(props: {
                 </td>
                 <td>{d.path}</td>
                 <td>
-                  <When at={d.approvedAt} locale={props.locale} />
+                  <When at={d.approvedAt} />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <nav class="pager" aria-label="Pages">
-        {page > 1 ? <a href={page === 2 ? '/' : `/?page=${page - 1}`}>← Newer page</a> : null}
-        {props.hasMore ? <a href={`/?page=${page + 1}`}>Next page →</a> : null}
+      <nav class="pager" aria-label={t('pager.label')}>
+        {page > 1 ? <a href={page === 2 ? '/' : `/?page=${page - 1}`}>{t('pager.newer')}</a> : null}
+        {props.hasMore ? <a href={`/?page=${page + 1}`}>{t('pager.next')}</a> : null}
       </nav>
     </KnowledgePage>
   );
@@ -99,12 +99,13 @@ function Highlighted(props: { text: string; query: string }) {
 
 export function SearchPage(props: { query: string; hits: SearchHit[]; assets: ClientAssets }) {
   const { query, hits } = props;
+  const t = useT(messages);
   return (
-    <KnowledgePage title={query ? `${query} – search` : 'Search'} assets={props.assets}>
-      <h1>Search</h1>
+    <KnowledgePage title={query ? t('search.pageTitle', { query }) : t('search.title')} assets={props.assets}>
+      <h1>{t('search.title')}</h1>
       <SearchBox query={query} />
       {!query ? null : hits.length === 0 ? (
-        <p class="notice">No approved document matches “{query}”.</p>
+        <p class="notice">{t('search.none', { query })}</p>
       ) : (
         <ol class="hits" id="hits">
           {hits.map((hit) => (
@@ -133,8 +134,9 @@ export interface ReaderDocument {
   approvedAt: string | undefined;
 }
 
-export function ReaderPage(props: { doc: ReaderDocument; locale: string; assets: ClientAssets }) {
+export function ReaderPage(props: { doc: ReaderDocument; assets: ClientAssets }) {
   const { doc } = props;
+  const t = useT(messages);
   const { entries, body } = splitFrontMatter(doc.content);
   // The page's heading is the title already; the document's own first heading would repeat it.
   const leading = /^\s*#[ \t]+(.+?)[ \t#]*(?:\r?\n|$)/.exec(body);
@@ -142,27 +144,24 @@ export function ReaderPage(props: { doc: ReaderDocument; locale: string; assets:
   return (
     <KnowledgePage title={doc.title} assets={props.assets}>
       <p>
-        <a href="/">← Library</a>
+        <a href="/">{t('reader.back')}</a>
       </p>
       <h1>{doc.title}</h1>
       <p class="meta">
-        <span class="state">Approved</span>
+        <span class="state">{stateLabel(t, 'approved')}</span>
         {doc.state === 'approved' ? null : (
           <>
             {' '}
-            · newer revision: <span class="state">{stateLabel(doc.state)}</span>
+            · {t('reader.newerRevision')} <span class="state">{stateLabel(t, doc.state)}</span>
           </>
         )}{' '}
-        · {doc.path} · revision {doc.revision}
+        · {doc.path} · {t('document.revision', { revision: doc.revision })}
         {doc.approvedAt ? (
-          <>
-            {' '}
-            · approved <When at={doc.approvedAt} locale={props.locale} />
-          </>
+          <> · {richText(t('reader.approvedOn'), { date: <When at={doc.approvedAt} /> })}</>
         ) : null}
       </p>
       {entries.length === 0 ? null : (
-        <table class="front-matter" id="front-matter">
+        <table class="front-matter" id="front-matter" aria-label={t('reader.frontMatter')}>
           <tbody>
             {entries.map((e) => (
               <tr>

@@ -4,9 +4,10 @@
  * made, with their state in words and the reviewer's note on a rejected one; and
  * one of them with the diff the reviewer sees (against the approved revision).
  */
-import type { ClientAssets } from '@xv/platform/pages';
+import { type ClientAssets, richText, useT } from '@xv/platform/pages';
 import { raw } from 'hono/html';
 import type { DocumentDetail, DocumentSummary } from '../../documents/model.js';
+import { messages } from '../../messages/index.js';
 import { KnowledgePage } from './layout.js';
 import { When } from './library.js';
 import { renderMarkdown } from './markdown.js';
@@ -18,27 +19,25 @@ export function MinePage(props: {
   email: string;
   page: number;
   hasMore: boolean;
-  locale: string;
   assets: ClientAssets;
 }) {
   const { page } = props;
+  const t = useT(messages);
   return (
-    <KnowledgePage title="My documents" assets={props.assets}>
-      <h1>My documents</h1>
-      <p>Documents whose latest revision you ({props.email}) made, newest first.</p>
+    <KnowledgePage title={t('mine.title')} assets={props.assets}>
+      <h1>{t('mine.title')}</h1>
+      <p>{t('mine.intro', { email: props.email })}</p>
       {props.documents.length === 0 ? (
-        <p class="notice">
-          {page === 1 ? 'You have not pushed any document yet.' : 'There are no more documents.'}
-        </p>
+        <p class="notice">{page === 1 ? t('mine.empty') : t('pager.noMore')}</p>
       ) : (
         <table id="mine">
           <thead>
             <tr>
-              <th>Document</th>
-              <th>Path</th>
-              <th>State</th>
-              <th>Updated</th>
-              <th>Reviewer’s note</th>
+              <th>{t('column.document')}</th>
+              <th>{t('column.path')}</th>
+              <th>{t('column.state')}</th>
+              <th>{t('column.updated')}</th>
+              <th>{t('mine.column.note')}</th>
             </tr>
           </thead>
           <tbody>
@@ -49,10 +48,10 @@ export function MinePage(props: {
                 </td>
                 <td>{d.path}</td>
                 <td>
-                  <span class="state">{stateLabel(d.state)}</span>
+                  <span class="state">{stateLabel(t, d.state)}</span>
                 </td>
                 <td>
-                  <When at={d.updatedAt} locale={props.locale} />
+                  <When at={d.updatedAt} />
                 </td>
                 <td>{d.note ?? ''}</td>
               </tr>
@@ -60,16 +59,17 @@ export function MinePage(props: {
           </tbody>
         </table>
       )}
-      <nav class="pager" aria-label="Pages">
-        {page > 1 ? <a href={page === 2 ? '/mine' : `/mine?page=${page - 1}`}>← Newer page</a> : null}
-        {props.hasMore ? <a href={`/mine?page=${page + 1}`}>Next page →</a> : null}
+      <nav class="pager" aria-label={t('pager.label')}>
+        {page > 1 ? <a href={page === 2 ? '/mine' : `/mine?page=${page - 1}`}>{t('pager.newer')}</a> : null}
+        {props.hasMore ? <a href={`/mine?page=${page + 1}`}>{t('pager.next')}</a> : null}
       </nav>
     </KnowledgePage>
   );
 }
 
-export function MyDocumentPage(props: { doc: DocumentDetail; locale: string; assets: ClientAssets }) {
+export function MyDocumentPage(props: { doc: DocumentDetail; assets: ClientAssets }) {
   const { doc } = props;
+  const t = useT(messages);
   const retirement = doc.kind === 'retirement';
   const rejection =
     doc.state === 'rejected'
@@ -78,33 +78,37 @@ export function MyDocumentPage(props: { doc: DocumentDetail; locale: string; ass
   return (
     <KnowledgePage title={doc.title} assets={props.assets}>
       <p>
-        <a href="/mine">← My documents</a>
+        <a href="/mine">{t('mine.back')}</a>
       </p>
       <h1>{doc.title}</h1>
       <p class="meta">
-        <span class="state">{stateLabel(doc.state)}</span> · {doc.path} · revision {doc.revision} · updated{' '}
-        <When at={doc.updatedAt} locale={props.locale} />
+        <span class="state">{stateLabel(t, doc.state)}</span> · {doc.path} ·{' '}
+        {t('document.revision', { revision: doc.revision })} ·{' '}
+        {richText(t('mine.updatedOn'), { date: <When at={doc.updatedAt} /> })}
         {doc.live ? (
           <>
             {' '}
-            · <a href={`/library/${encodeURIComponent(doc.docId)}`}>approved revision {doc.live.revision}</a>
+            ·{' '}
+            <a href={`/library/${encodeURIComponent(doc.docId)}`}>
+              {t('mine.approvedRevision', { revision: doc.live.revision })}
+            </a>
           </>
         ) : null}
       </p>
       {rejection ? (
         <div class="notice" id="rejection">
           <p>
-            Rejected by {rejection.actor} on <When at={rejection.at} locale={props.locale} />.
+            {richText(t('mine.rejectedBy'), { actor: rejection.actor, date: <When at={rejection.at} /> })}
           </p>
           {rejection.note ? <blockquote>{rejection.note}</blockquote> : null}
         </div>
       ) : null}
-      <h2>Changes against the approved revision</h2>
-      {doc.live ? null : <p>No revision of this document has been approved yet.</p>}
+      <h2>{t('document.changes')}</h2>
+      {doc.live ? null : <p>{t('document.noneApproved')}</p>}
       <Diff id="diff" before={doc.live?.content ?? ''} after={retirement ? '' : doc.content} />
       {retirement ? null : (
         <>
-          <h2>Rendered</h2>
+          <h2>{t('document.rendered')}</h2>
           <article class="card doc" id="rendered">
             {raw(renderMarkdown(doc.content))}
           </article>

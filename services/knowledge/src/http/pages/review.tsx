@@ -10,30 +10,32 @@
  * form naming the current revision.
  */
 
-import type { ClientAssets } from '@xv/platform/pages';
+import { type ClientAssets, LocalTime, useT } from '@xv/platform/pages';
 import { diffLines } from 'diff';
 import { raw } from 'hono/html';
 import type { DocumentDetail, DocumentSummary } from '../../documents/model.js';
-import { KnowledgePage } from './layout.js';
+import { messages } from '../../messages/index.js';
+import { KnowledgePage, type PageError } from './layout.js';
 import { renderMarkdown } from './markdown.js';
-import { stateLabel } from './words.js';
+import { errorText, historyAction, stateLabel } from './words.js';
 
 export function QueuePage(props: { documents: DocumentSummary[]; email: string; assets: ClientAssets }) {
+  const t = useT(messages);
   return (
-    <KnowledgePage title="Review queue" section="review" assets={props.assets}>
-      <h1>Waiting for review</h1>
-      <p>Signed in as {props.email}. A reviewer cannot decide on a revision they made.</p>
+    <KnowledgePage title={t('review.title')} section="review" assets={props.assets}>
+      <h1>{t('review.heading')}</h1>
+      <p>{t('review.signedInAs', { email: props.email })}</p>
       {props.documents.length === 0 ? (
-        <p class="notice">Nothing is waiting for review.</p>
+        <p class="notice">{t('review.empty')}</p>
       ) : (
         <table>
           <thead>
             <tr>
-              <th>Document</th>
-              <th>Path</th>
-              <th>Revision</th>
-              <th>Maker</th>
-              <th>Updated</th>
+              <th>{t('column.document')}</th>
+              <th>{t('column.path')}</th>
+              <th>{t('column.revision')}</th>
+              <th>{t('review.column.maker')}</th>
+              <th>{t('column.updated')}</th>
             </tr>
           </thead>
           <tbody>
@@ -45,7 +47,9 @@ export function QueuePage(props: { documents: DocumentSummary[]; email: string; 
                 <td>{d.path}</td>
                 <td>{d.revision}</td>
                 <td>{d.maker}</td>
-                <td>{d.updatedAt}</td>
+                <td>
+                  <LocalTime value={d.updatedAt} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -59,86 +63,95 @@ export function DocumentPage(props: {
   doc: DocumentDetail;
   callerId: string;
   assets: ClientAssets;
-  message?: string | undefined;
+  /** Why the last decision did not go through. */
+  error?: PageError | undefined;
   /** The text of the revision the reviewer saw, when the document changed since. */
   changedSince?: string | undefined;
 }) {
   const { doc } = props;
   const canDecide = doc.state === 'under_review' && doc.makerId !== props.callerId;
   const retirement = doc.kind === 'retirement';
+  const t = useT(messages);
   return (
     <KnowledgePage title={doc.title} section="review" assets={props.assets}>
       <p>
-        <a href="/review">← Review queue</a>
+        <a href="/review">{t('review.back')}</a>
       </p>
       <h1>{doc.title}</h1>
       <p>
         <span class="state" data-state={doc.state}>
-          {stateLabel(doc.state)}
+          {stateLabel(t, doc.state)}
         </span>{' '}
-        · {doc.path} · revision {doc.revision} by {doc.maker}
+        · {doc.path} · {t('review.revisionBy', { revision: doc.revision, maker: doc.maker })}
       </p>
-      {props.message ? <p class="error">{props.message}</p> : null}
+      {props.error ? <p class="error">{errorText(t, props.error)}</p> : null}
       {props.changedSince === undefined ? null : (
         <>
-          <h2>Changed since you opened it</h2>
+          <h2>{t('review.changedSince')}</h2>
           <Diff id="changed-since" before={props.changedSince} after={retirement ? '' : doc.content} />
         </>
       )}
       {canDecide ? (
         <form method="post" action={`/review/${doc.docId}/decide`} class="card decision">
           <input type="hidden" name="revision" value={doc.hash} />
-          <label for="note">Note for the audit trail</label>
+          <label for="note">{t('review.note')}</label>
           <textarea id="note" name="note" maxlength={2000} />
           <p>
             <button type="submit" name="decision" value="approve">
-              {retirement ? 'Approve retirement' : 'Approve'}
+              {retirement ? t('review.approveRetirement') : t('review.approve')}
             </button>
             <button type="submit" name="decision" value="reject">
-              Reject
+              {t('review.reject')}
             </button>
           </p>
         </form>
       ) : doc.state === 'under_review' ? (
-        <p class="notice">You made this revision, so another reviewer must decide on it.</p>
+        <p class="notice">{t('review.ownRevision')}</p>
       ) : null}
       {retirement ? (
         <p class="notice">
-          The file was deleted from the vault. Approving takes the document out of search; rejecting keeps the
-          approved revision {doc.live ? doc.live.revision : ''} searchable.
+          {doc.live ? t('review.retirement', { revision: doc.live.revision }) : t('review.retirementNoLive')}
         </p>
       ) : null}
       {doc.live ? (
         <form method="post" action={`/review/${doc.docId}/visibility`} class="card" id="visibility">
-          <p>
-            {doc.public
-              ? "Public: the organization's public assistant may show its approved text to anyone."
-              : 'Internal: only members of the organization can search it.'}
-          </p>
+          <p>{doc.public ? t('review.public') : t('review.internal')}</p>
           <button type="submit" name="public" value={doc.public ? '0' : '1'}>
-            {doc.public ? 'Make internal' : 'Make public'}
+            {doc.public ? t('review.makeInternal') : t('review.makePublic')}
           </button>
         </form>
       ) : null}
-      <h2>Changes against the approved revision</h2>
-      {doc.live ? null : <p>No revision of this document has been approved yet.</p>}
+      <h2>{t('document.changes')}</h2>
+      {doc.live ? null : <p>{t('document.noneApproved')}</p>}
       <Diff id="diff" before={doc.live?.content ?? ''} after={retirement ? '' : doc.content} />
       {retirement ? null : (
         <>
-          <h2>Rendered</h2>
+          <h2>{t('document.rendered')}</h2>
           <article class="card doc" id="rendered">
             {raw(renderMarkdown(doc.content))}
           </article>
         </>
       )}
-      <h2>History</h2>
-      <table>
+      <h2>{t('history.title')}</h2>
+      <table id="history">
+        <thead>
+          <tr>
+            <th>{t('history.when')}</th>
+            <th>{t('column.revision')}</th>
+            <th>{t('history.step')}</th>
+            <th>{t('history.hash')}</th>
+            <th>{t('history.by')}</th>
+            <th>{t('history.note')}</th>
+          </tr>
+        </thead>
         <tbody>
           {doc.history.map((h) => (
             <tr>
-              <td>{h.at}</td>
-              <td>revision {h.revision}</td>
-              <td>{h.action}</td>
+              <td>
+                <LocalTime value={h.at} />
+              </td>
+              <td>{h.revision}</td>
+              <td>{historyAction(t, h.action)}</td>
               <td>{h.hash ? <code title={h.hash}>{h.hash.slice(0, 12)}</code> : ''}</td>
               <td>{h.actor}</td>
               <td>{h.note ?? ''}</td>

@@ -9,14 +9,15 @@
  */
 
 import { AppError, type ErrorStatus } from '@xv/platform';
-import { type App, cspNonce } from '@xv/platform/http';
-import { registerClientAssets, renderWithShell, type Viewer } from '@xv/platform/pages';
+import type { App } from '@xv/platform/http';
+import { registerClientAssets, renderWithShell, shellOf, type Viewer } from '@xv/platform/pages';
 import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import { type Caller, SCOPES, type Scope } from '../../access/caller.js';
 import { parseHash } from '../../documents/hash.js';
+import type { MessageKey } from '../../messages/index.js';
 import type { Knowledge } from '../context.js';
-import { ErrorPage } from './layout.js';
+import { ErrorPage, type PageError } from './layout.js';
 import { registerLibraryPages } from './library-routes.js';
 import { DocumentPage, QueuePage } from './review.js';
 import { TokensPage } from './tokens.js';
@@ -26,15 +27,19 @@ type PageHandler = (c: Context, caller: Caller) => Promise<Response>;
 /** Who each page request is for, as the header shows them (set by `page`). */
 const viewers = new WeakMap<Context, Viewer>();
 
-/** A page as an HTML document (with its doctype), its header showing the signed-in person. */
+/** A page as an HTML document (with its doctype) in the request's language, its header showing the signed-in person. */
 function html(c: Context, page: Child, status: ErrorStatus | 200 = 200) {
-  return c.html(renderWithShell({ viewer: viewers.get(c), nonce: cspNonce(c) }, page), status);
+  return c.html(renderWithShell(shellOf(c, viewers.get(c)), page), status);
 }
 
 export async function registerPages(app: App, k: Knowledge) {
   const assets = await registerClientAssets(app, import.meta.url);
-  const message = (c: Context, title: string, text: string, status: ErrorStatus) =>
-    html(c, <ErrorPage title={title} message={text} assets={assets} />, status);
+  const message = (c: Context, title: MessageKey, text: MessageKey | PageError, status: ErrorStatus) => {
+    const link = c.req.path.startsWith('/review')
+      ? undefined
+      : ({ href: '/', text: 'error.backToLibrary' } as const);
+    return html(c, <ErrorPage title={title} message={text} assets={assets} link={link} />, status);
+  };
 
   /** Runs a page for a signed-in caller; errors become a page, not JSON. */
   const page =
@@ -44,7 +49,7 @@ export async function registerPages(app: App, k: Knowledge) {
       try {
         caller = await k.auth.sessionCaller(c);
       } catch (error) {
-        if (error instanceof AppError) return message(c, 'Cannot continue', error.message, error.status);
+        if (error instanceof AppError) return message(c, 'error.cannotContinue', error, error.status);
         throw error;
       }
       const viewer = caller ? await k.auth.viewer(c) : undefined;
@@ -56,7 +61,7 @@ export async function registerPages(app: App, k: Knowledge) {
       try {
         return await handler(c, caller);
       } catch (error) {
-        if (error instanceof AppError) return message(c, 'Not possible', error.message, error.status);
+        if (error instanceof AppError) return message(c, 'error.notPossible', error, error.status);
         throw error;
       }
     };
@@ -95,7 +100,7 @@ export async function registerPages(app: App, k: Knowledge) {
       // The hash of the revision the page showed; a form without one decides like an API call without one.
       const revision = typeof form.revision === 'string' ? form.revision : undefined;
       if (decision !== 'approve' && decision !== 'reject')
-        return message(c, 'Not possible', 'Choose approve or reject.', 400);
+        return message(c, 'error.notPossible', 'review.chooseDecision', 400);
       try {
         await k.review.decide(caller, docId, decision, note, revision);
       } catch (error) {
@@ -112,7 +117,7 @@ export async function registerPages(app: App, k: Knowledge) {
             doc={doc}
             callerId={caller.userId}
             assets={assets}
-            message={error.message}
+            error={error}
             changedSince={changedSince}
           />,
           error.status,
@@ -148,16 +153,7 @@ export async function registerPages(app: App, k: Knowledge) {
       const scopes: Scope[] = SCOPES.filter((s) => requested.includes(s));
       if (!name || scopes.length === 0) {
         const tokens = await k.tokens.list(caller);
-        return html(
-          c,
-          <TokensPage
-            tokens={tokens}
-            email={caller.email}
-            assets={assets}
-            message="Give the token a name and at least one scope."
-          />,
-          400,
-        );
+        return html(c, <TokensPage tokens={tokens} email={caller.email} assets={assets} invalid />, 400);
       }
       const created = await k.tokens.create(caller, name, scopes);
       // The secret is shown once, in this response; never cache it.

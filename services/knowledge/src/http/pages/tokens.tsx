@@ -3,8 +3,9 @@
  * The page where a user manages their personal access tokens. A new token is
  * shown once, on the page that answers its creation.
  */
-import type { ClientAssets } from '@xv/platform/pages';
+import { type ClientAssets, LocalTime, richText, useT } from '@xv/platform/pages';
 import { SCOPES } from '../../access/caller.js';
+import { messages } from '../../messages/index.js';
 import type { TokenSummary } from '../../tokens/tokens.js';
 import { KnowledgePage } from './layout.js';
 
@@ -13,22 +14,24 @@ export function TokensPage(props: {
   email: string;
   assets: ClientAssets;
   created?: { name: string; token: string } | undefined;
-  message?: string | undefined;
+  /** The form came without a name or without a scope. */
+  invalid?: boolean | undefined;
 }) {
+  const t = useT(messages);
   return (
-    <KnowledgePage title="Access tokens" assets={props.assets}>
-      <h1>Personal access tokens</h1>
+    <KnowledgePage title={t('tokens.title')} assets={props.assets}>
+      <h1>{t('tokens.heading')}</h1>
       <p>
-        Tokens act as you ({props.email}) in the organization that is active now. <code>sync</code> lets the
-        desktop client push and submit documents; <code>ai:read</code> lets agents search and use the MCP
-        server.
+        {richText(t('tokens.intro'), {
+          email: props.email,
+          sync: <code>sync</code>,
+          aiRead: <code>ai:read</code>,
+        })}
       </p>
-      {props.message ? <p class="error">{props.message}</p> : null}
+      {props.invalid ? <p class="error">{t('tokens.needNameAndScope')}</p> : null}
       {props.created ? (
         <div class="notice">
-          <p>
-            Token <strong>{props.created.name}</strong> created. Copy it now: it will not be shown again.
-          </p>
+          <p>{richText(t('tokens.created'), { name: <strong>{props.created.name}</strong> })}</p>
           <code class="secret" id="new-token">
             {props.created.token}
           </code>
@@ -36,37 +39,42 @@ export function TokensPage(props: {
       ) : null}
       <form method="post" action="/tokens" class="card">
         <label>
-          Name <input name="name" required maxlength={100} />
+          {t('tokens.name')} <input name="name" required maxlength={100} />
         </label>
-        <p class="scopes">
+        <fieldset class="scopes">
+          <legend>{t('tokens.scopes')}</legend>
           {SCOPES.map((scope) => (
             <label>
               <input type="checkbox" name="scopes" value={scope} checked={scope === 'sync'} /> {scope}
             </label>
           ))}
-        </p>
-        <button type="submit">Create token</button>
+        </fieldset>
+        <button type="submit">{t('tokens.create')}</button>
       </form>
       <table>
         <thead>
           <tr>
-            <th>Name</th>
-            <th>Scopes</th>
-            <th>Created</th>
-            <th>Last used</th>
-            <th />
+            <th>{t('tokens.name')}</th>
+            <th>{t('tokens.scopes')}</th>
+            <th>{t('tokens.column.created')}</th>
+            <th>{t('tokens.column.lastUsed')}</th>
+            <th>
+              <span class="visually-hidden">{t('tokens.column.actions')}</span>
+            </th>
           </tr>
         </thead>
         <tbody>
-          {props.tokens.map((t) => (
+          {props.tokens.map((token) => (
             <tr>
-              <td>{t.name}</td>
-              <td>{t.scopes.join(', ')}</td>
-              <td>{t.createdAt}</td>
-              <td>{t.lastUsedAt ?? 'never'}</td>
+              <td>{token.name}</td>
+              <td>{token.scopes.join(', ')}</td>
               <td>
-                <form method="post" action={`/tokens/${t.id}/revoke`}>
-                  <button type="submit">Revoke</button>
+                <LocalTime value={token.createdAt} />
+              </td>
+              <td>{token.lastUsedAt ? <LocalTime value={token.lastUsedAt} /> : t('tokens.never')}</td>
+              <td>
+                <form method="post" action={`/tokens/${token.id}/revoke`}>
+                  <button type="submit">{t('tokens.revoke')}</button>
                 </form>
               </td>
             </tr>

@@ -1,44 +1,28 @@
 /**
  * @module http/pages/words
- * What the people's pages say in words rather than codes: document states as
- * labels, dates in the reader's language (from `Accept-Language`), and a passage
- * cut into plain and highlighted pieces. Pieces stay text: the page's JSX escapes
+ * What the people's pages say in words rather than codes: document states,
+ * history steps and API errors in the page's language (from the catalogue in
+ * `src/messages/`), and a passage cut into plain and highlighted pieces. Pieces stay text: the page's JSX escapes
  * them, so a passage cannot inject markup through the highlighting.
  */
 import type { DocumentState } from '../../documents/model.js';
+import type { KnowledgeT } from '../../messages/index.js';
 
-const STATE_LABELS: Record<DocumentState, string> = {
-  approved: 'Approved',
-  under_review: 'Waiting for review',
-  rejected: 'Rejected',
-  draft: 'Draft',
-  retired: 'Retired',
-};
-
-export function stateLabel(state: DocumentState): string {
-  return STATE_LABELS[state];
+/** A document's state as a label in the page's language ("Waiting for review", not `under_review`). */
+export function stateLabel(t: KnowledgeT, state: DocumentState): string {
+  return t(`state.${state}`);
 }
 
-/** The first language of an `Accept-Language` header the runtime can format dates in, else English. */
-export function readerLocale(acceptLanguage: string | undefined): string {
-  const wanted = (acceptLanguage ?? '')
-    .split(',')
-    .map((part) => part.split(';')[0]!.trim())
-    .filter((tag) => tag && tag !== '*')
-    .slice(0, 10);
-  for (const tag of wanted) {
-    try {
-      const [supported] = Intl.DateTimeFormat.supportedLocalesOf(tag);
-      if (supported) return supported;
-    } catch {
-      // Not a well-formed language tag: try the next one.
-    }
-  }
-  return 'en';
+/** A step of a document's history in words; a step this version does not know keeps its code. */
+export function historyAction(t: KnowledgeT, action: string): string {
+  const key = `history.action.${action}`;
+  return t.has(key) ? t(key) : action;
 }
 
-export function formatDate(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
+/** What an API error means to the person on the page: the catalogue's wording, else the error's own message. */
+export function errorText(t: KnowledgeT, error: { code: string; message: string }): string {
+  const key = `error.code.${error.code}`;
+  return t.has(key) ? t(key) : error.message;
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;

@@ -7,10 +7,13 @@
  * `verifyProof(proofText, jwks)` follows the server's rule (`seal/verify.ts`): both
  * signatures must check against the key set entry the claim names, published under
  * the organization the claim names, and the claim's date must fall inside that key's
- * window. `explain(result)` says the verdict in the words of the server's pages. The
- * rule's constants and the words come from the server (`VerifierRules`, a JSON block
- * on the page), so both sides say the same thing.
+ * window. `explain(result)` says the verdict in the words of the server's pages, in
+ * the reader's language (messages/verdict-words.ts). The rule's constants come from the server
+ * (`VerifierRules`, a JSON block on the page), so both sides apply the same rule.
  */
+import { type Locale, translator } from '@xv/platform/i18n';
+import { messages } from '../../messages/index.js';
+import { verdictWords } from '../../messages/verdict-words.js';
 import { type AnchorVerdict, checkAnchor } from './anchor.js';
 import { canonicalize, hex, isObject, type JsonObject } from './encoding.js';
 import { ethValid, keccak256, p256Valid, recoverAddress } from './signatures.js';
@@ -20,10 +23,6 @@ export interface VerifierRules {
   demoIssuerId: string;
   /** How far a claimed date may precede its key's creation. */
   keyClockSkewMs: number;
-  /** The verdict of a valid proof; `{issuer}` is the organization the proof names. */
-  validWords: string;
-  /** What each failure means, by reason. */
-  reasonWords: Record<string, string>;
 }
 
 export type FailureReason =
@@ -83,21 +82,26 @@ function keyEntries(jwks: unknown): KeyEntry[] {
 const MANIFEST_FIELDS = ['claim', 'manifestHash', 'signatures', 'anchor'];
 const SIGNATURE_FIELDS = ['p256Sig', 'ethSig'];
 
-export function createVerifier(rules: VerifierRules) {
+/** A verifier applying `rules`, explaining its verdicts in `locale`. */
+export function createVerifier(rules: VerifierRules, locale: Locale = 'en') {
+  const t = translator(messages, locale);
   async function verifyProof(proofText: string, jwks: unknown): Promise<ProofVerdict> {
     let proof: unknown;
     try {
       proof = JSON.parse(proofText);
     } catch {
-      return { status: 'malformed', message: 'The file is not JSON.' };
+      return { status: 'malformed', message: t('verdict.malformed.notJson') };
     }
     if (!isObject(proof) || !isObject(proof.claim) || !isObject(proof.signatures))
-      return { status: 'malformed', message: 'The file is not an XV proof ({claim, signatures}).' };
+      return { status: 'malformed', message: t('verdict.malformed.notProof') };
     const extra = Object.keys(proof)
       .filter((key) => !MANIFEST_FIELDS.includes(key))
       .concat(Object.keys(proof.signatures).filter((key) => !SIGNATURE_FIELDS.includes(key)));
     if (extra.length > 0)
-      return { status: 'malformed', message: `The proof has unexpected fields: ${extra.join(', ')}` };
+      return {
+        status: 'malformed',
+        message: t('verdict.malformed.extraFields', { fields: extra.join(', ') }),
+      };
     const { claim, signatures } = proof;
     const issuer = isObject(claim.issuer) ? claim.issuer : {};
     const data = new TextEncoder().encode(canonicalize(claim));
@@ -163,13 +167,8 @@ export function createVerifier(rules: VerifierRules) {
   /** The verdict in plain words, naming the organization the proof claims to come from. */
   function explain(result: ProofVerdict): string {
     const claimed = result.status !== 'malformed' && isObject(result.claim.issuer) ? result.claim.issuer : {};
-    const issuer = String(claimed.name || claimed.orgId || 'the issuer');
-    if (result.status === 'valid') return rules.validWords.split('{issuer}').join(issuer);
-    const words =
-      (result.status === 'invalid' && result.reason ? rules.reasonWords[result.reason] : undefined) ||
-      (result.status === 'malformed' ? result.message : undefined) ||
-      result.status;
-    return `✘ Not valid: ${String(words).split('{issuer}').join(issuer)}`;
+    const issuer = String(claimed.name || claimed.orgId || '') || undefined;
+    return verdictWords(t, result, issuer);
   }
 
   return { verifyProof, explain, keccak256, recoverAddress, canonicalize };

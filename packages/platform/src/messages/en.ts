@@ -1,0 +1,20 @@
+/** The shell's English messages: the header, the language and theme switches, the skip link. */
+export const en = {
+  'shell.sections': 'Sections',
+  'shell.section.account': 'Account',
+  'shell.section.knowledge': 'Knowledge',
+  'shell.section.assistant': 'Assistant',
+  'shell.section.verify': 'Verify',
+  'shell.section.review': 'Review queue',
+  'shell.localNav': '{product} pages',
+  'shell.signIn': 'Sign in',
+  'shell.organization': 'Organization',
+  'shell.switch': 'Switch',
+  'shell.theme': 'Theme',
+  'shell.theme.dark': 'Dark theme',
+  'shell.theme.light': 'Light theme',
+  'shell.theme.switchTo.dark': 'Switch to the dark theme',
+  'shell.theme.switchTo.light': 'Switch to the light theme',
+  'shell.language': 'Language',
+  'shell.skip': 'Skip to content',
+} as const;
