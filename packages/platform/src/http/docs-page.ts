@@ -94,7 +94,7 @@ export function renderDocsPage(doc: OpenApiDocument, nonce: string) {
           ? html`<section aria-labelledby="authentication"><h2 id="authentication">Authentication</h2>
             <dl class="schemes">${Object.entries(schemes).map(
               ([name, scheme]) =>
-                html`<dt>${SCHEME_TITLES[name] ?? name} <code>${schemeHow(scheme)}</code></dt><dd>${scheme.description ?? ''}</dd>`,
+                html`<dt>${SCHEME_TITLES[name] ?? name} <code>${schemeHow(scheme)}</code></dt><dd>${withCode(scheme.description ?? '')}</dd>`,
             )}</dl></section>`
           : ''
       }
@@ -102,15 +102,15 @@ export function renderDocsPage(doc: OpenApiDocument, nonce: string) {
       ${operations.map(
         ({ path, method, op }) => html`<section aria-labelledby="${method}-${path}">
           <h2 id="${method}-${path}"><span class="method ${method}">${method}</span> ${path}</h2>
-          ${op.summary ? html`<p>${op.summary}</p>` : ''}
-          ${op.description ? html`<p>${op.description}</p>` : ''}
+          ${op.summary ? html`<p>${withCode(op.summary)}</p>` : ''}
+          ${op.description ? html`<p>${withCode(op.description)}</p>` : ''}
           <h3>Who may call</h3>
           <ul class="access">${accessOf(op).map((line) => html`<li>${line}</li>`)}</ul>
           ${
             op.parameters?.length
               ? html`<h3>Parameters</h3><ul>${op.parameters.map(
                   (p) =>
-                    html`<li><code>${p.name}</code> (${p.in}${p.required ? ', required' : ''})${p.description ? html`: ${p.description}` : ''}</li>`,
+                    html`<li><code>${p.name}</code> (${p.in}${p.required ? ', required' : ''})${p.description ? html`: ${withCode(p.description)}` : ''}</li>`,
                 )}</ul>`
               : ''
           }
@@ -119,7 +119,7 @@ export function renderDocsPage(doc: OpenApiDocument, nonce: string) {
           <h3>Responses</h3>
           ${Object.entries(op.responses ?? {}).map(
             ([status, response]) => html`<details>
-              <summary><span class="status ${status.startsWith('2') || status.startsWith('3') ? 'status-ok' : 'status-error'}">${status}</span> ${response.description ?? ''}</summary>
+              <summary><span class="status ${status.startsWith('2') || status.startsWith('3') ? 'status-ok' : 'status-error'}">${status}</span> ${withCode(response.description ?? '')}</summary>
               ${examplesOf(response.content?.['application/json']).map(
                 ({ name, summary, value }) =>
                   html`${name ? html`<p><code>${name}</code>${summary ? html`: ${summary}` : ''}</p>` : ''}<pre>${json(value)}</pre>`,
@@ -131,6 +131,11 @@ export function renderDocsPage(doc: OpenApiDocument, nonce: string) {
     </main>
   </body>
 </html>`;
+}
+
+/** Text whose `backquoted` parts are code, as the descriptions write them. */
+function withCode(text: string) {
+  return text.split('`').map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part));
 }
 
 function schemeHow(scheme: Scheme): string {

@@ -57,7 +57,7 @@ export const securitySchemes = {
     scheme: 'bearer',
     bearerFormat: 'xkb_…',
     description:
-      'A personal access token of the knowledge base (`Authorization: Bearer xkb_…`), made on its token page; it acts for its owner in one organization, within its scopes (`kb:sync`, `ai:read`).',
+      'A personal access token of the knowledge base (`Authorization: Bearer xkb_…`), made on its token page; it acts for its owner in one organization, within its scopes (`sync`, `ai:read`).',
   },
   serviceToken: {
     type: 'http',
