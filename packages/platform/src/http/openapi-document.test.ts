@@ -54,6 +54,16 @@ const makeThing = createRoute({
   responses: { 201: jsonResponse('Made', z.object({ id: z.string() }), { id: 'thing-0001' }) },
 });
 
+const ownHook = createRoute({
+  method: 'post',
+  path: '/api/own-hook',
+  summary: 'Refuses bad input with its own code',
+  security: access.public,
+  'x-input-error': 'thing_invalid',
+  request: { body: jsonBody(z.object({ name: z.string() }), { example: { name: 'x' } }) },
+  responses: { 200: jsonResponse('Done', z.object({ ok: z.literal(true) }), { ok: true }) },
+});
+
 const publicInfo = createRoute({
   method: 'get',
   path: '/api/public/info',
@@ -88,6 +98,7 @@ beforeAll(async () => {
         app.openapi(getThing, (c) => c.json({} as never, 200));
         app.openapi(makeThing, (c) => c.json({ id: 'x' }, 201));
         app.openapi(publicInfo, (c) => c.json({ name: 'x' }, 200));
+        app.openapi(ownHook, (c) => c.json({ ok: true as const }, 200));
         app.openapi(relay, (c) => c.json({ ok: true as const }, 202));
       },
     },
@@ -145,6 +156,10 @@ describe('the completed OpenAPI document', () => {
   it('adds no refusal to a public operation without input, nor a guard refusal to another credential', () => {
     expect(Object.keys(document.paths['/api/public/info'].get.responses)).toEqual(['200']);
     expect(Object.keys(document.paths['/api/relay'].post.responses)).toEqual(['202']);
+  });
+
+  it('leaves invalid_request out of an operation whose hook answers with its own code', () => {
+    expect(exampleCodes(document.paths['/api/own-hook'].post.responses['400'])).toEqual(['invalid_json']);
   });
 
   it('keeps written examples and derives the others from the schema', () => {

@@ -7,7 +7,9 @@
  * - the refusals of the platform's access checks: 401 for an operation that needs
  *   a session or a scoped token, and 403 `insufficient_scope` for the token;
  * - 400 `invalid_request` (and `invalid_json`) for an operation with validated
- *   input, 413 `payload_too_large` for one with a body;
+ *   input, 413 `payload_too_large` for one with a body; a route whose own hook
+ *   answers refused input with another code says so with `'x-input-error': '<code>'`
+ *   (and lists that code itself);
  * - an example for every request body, response body and parameter a route gives
  *   none for, derived from its schema (the lint checks every example against its
  *   schema, `npm run lint:openapi`).
@@ -33,6 +35,7 @@ interface Parameter {
 }
 interface Operation {
   operationId?: string;
+  'x-input-error'?: string;
   security?: Record<string, string[]>[];
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, MediaType> };
@@ -93,7 +96,7 @@ function addPlatformErrors(operation: Operation) {
     if (scopedTokens.length > 0) addError(responses, guardErrors.insufficient_scope());
   }
   const hasBody = operation.requestBody !== undefined;
-  if (hasBody || (operation.parameters?.length ?? 0) > 0)
+  if ((hasBody || (operation.parameters?.length ?? 0) > 0) && !operation['x-input-error'])
     addError(responses, platformErrors.invalid_request());
   if (hasBody && operation.requestBody?.content?.['application/json']) {
     addError(responses, platformErrors.invalid_json());
