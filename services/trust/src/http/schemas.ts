@@ -5,6 +5,7 @@
 import { guardErrors, platformErrors } from '@xv/platform';
 import { z } from '@xv/platform/http';
 import { errors } from '../errors.js';
+import { receiptExample, verificationExample } from './examples.js';
 
 /** Who signs a seal or an attestation (seal/policy.ts): the refusals on the way. */
 export const signerErrors = [
@@ -28,7 +29,7 @@ export const requiredJson = (name: string) =>
 export const ReceiptId = z
   .string()
   .regex(/^rcpt_[0-9a-z]{26}$/, 'must be a receipt id (rcpt_…)')
-  .openapi({ example: 'rcpt_01j2k8m4n6p8q0r2s4t6v8w0xy' });
+  .openapi({ example: 'rcpt_ybq6ha7g7y4t1fzb8qjaat014g' });
 export const AttestationId = z
   .string()
   .regex(/^att_[0-9a-z]{26}$/, 'must be an attestation id (att_…)')
@@ -69,7 +70,7 @@ export const Receipt = z
     verifyUrl: z.string(),
     proofUrl: z.string(),
   })
-  .openapi('SealReceipt');
+  .openapi('SealReceipt', { example: receiptExample });
 
 export const Verification = z
   .object({
@@ -86,4 +87,4 @@ export const Verification = z
     anchor: Loose.optional(),
     receiptId: z.string().optional(),
   })
-  .openapi('VerificationResult');
+  .openapi('VerificationResult', { example: verificationExample });

@@ -23,7 +23,7 @@ const anchorRoute = createRoute({
   security: [...access.sessionOrServiceToken('anchor:write'), {}],
   request: {
     body: jsonBody(z.object({ receiptId: ReceiptId }), {
-      example: { receiptId: 'rcpt_01j2k8m4n6p8q0r2s4t6v8w0xy' },
+      example: { receiptId: 'rcpt_ybq6ha7g7y4t1fzb8qjaat014g' },
     }),
   },
   responses: {

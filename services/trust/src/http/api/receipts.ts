@@ -14,6 +14,7 @@ import { assertJsonDepth } from '../../crypto/canonical.js';
 import { errors } from '../../errors.js';
 import type { Receipts } from '../../receipts/receipts.js';
 import { asP256Jwk } from '../../seal/verify.js';
+import { proofVerificationExample, receiptExample } from '../examples.js';
 import { Loose, Receipt, ReceiptId, Verification } from '../schemas.js';
 
 const verifyReceiptRoute = createRoute({
@@ -40,20 +41,16 @@ const verifyProofRoute = createRoute({
         publicJwk: Loose.optional(),
       }),
       {
-        example: {
-          proof: '{"claim":{"outputHash":"sha256-…"},"manifestHash":"sha256-…","signatures":[]}',
-          publicJwk: {
-            kty: 'EC',
-            crv: 'P-256',
-            x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
-            y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
-          },
-        },
+        example: { proof: JSON.stringify(receiptExample.manifest) },
       },
     ),
   },
   responses: {
-    200: jsonResponse('The verification result; a proof that fails is still a 200', Verification),
+    200: jsonResponse(
+      'The verification result; a proof that fails is still a 200',
+      Verification,
+      proofVerificationExample,
+    ),
     ...errorResponses(errors.invalid_proof, errors.invalid_public_key, errors.too_deep),
   },
 });
@@ -74,7 +71,7 @@ const proofRoute = createRoute({
   security: access.public,
   request: { params: z.object({ receiptId: ReceiptId }) },
   responses: {
-    200: jsonResponse('The manifest {claim, manifestHash, signatures}', Loose),
+    200: jsonResponse('The manifest {claim, manifestHash, signatures}', Loose, receiptExample.manifest),
     ...errorResponses(errors.receipt_not_found),
   },
 });
