@@ -8,39 +8,13 @@
  *   service and the file that registers it, read from the route registrations of
  *   each service built on a throwaway data folder.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { errorCatalogue, SERVICE_NAMES, type ServiceName } from '@xv/platform';
+import { errorCatalogue, type ServiceName } from '@xv/platform';
 import type { RouteRecord } from '@xv/platform/http';
-import { buildService, type ServiceDefinition } from '@xv/platform/service';
-import { isChainReady, spawnDevChain } from '../packages/cli/src/devchain.js';
+import { root, withEachService } from './lib/built-services.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const check = process.argv.includes('--check');
-
-async function definitionOf(name: ServiceName): Promise<ServiceDefinition> {
-  const module: Record<string, unknown> = await import(`@xv/${name}`);
-  const definition = module[`${name}Service`];
-  if (!definition) throw new Error(`@xv/${name} exports no ${name}Service`);
-  return definition as ServiceDefinition;
-}
-
-async function routesOf(name: ServiceName, dataDir: string, chainRpcUrl: string): Promise<RouteRecord[]> {
-  const built = await buildService(await definitionOf(name), {
-    env: {
-      XV_DATA_DIR: dataDir,
-      XV_LOG_LEVEL: 'silent',
-      XV_CHAIN_RPC_URL: chainRpcUrl,
-      // Nothing listens there: the services are built, never served.
-      XV_IDENTITY_URL: 'http://127.0.0.1:9',
-    },
-    recordRoutesFrom: root,
-  });
-  await built.close();
-  return built.routes;
-}
 
 function endpointTable(routes: Map<ServiceName, RouteRecord[]>): string {
   const lines = [
@@ -80,22 +54,10 @@ function errorsPage(): string {
   return `${lines.join('\n')}\n`;
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'xv-docs-'));
 const routes = new Map<ServiceName, RouteRecord[]>();
-// The chain service checks its node when it starts: a throw-away local one.
-const chainPort = 20_000 + Math.floor(Math.random() * 20_000);
-const chainRpcUrl = `http://127.0.0.1:${chainPort}`;
-const chain = spawnDevChain({ port: chainPort });
-try {
-  for (let tries = 0; !(await isChainReady(chainRpcUrl)); tries++) {
-    if (tries > 100) throw new Error('the local chain did not start');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  for (const name of SERVICE_NAMES) routes.set(name, await routesOf(name, dataDir, chainRpcUrl));
-} finally {
-  chain.kill();
-  rmSync(dataDir, { recursive: true, force: true });
-}
+await withEachService(async (name, built) => {
+  routes.set(name, built.routes);
+});
 
 const architecturePath = join(root, 'docs', 'ARCHITECTURE.md');
 const architecture = readFileSync(architecturePath, 'utf8');

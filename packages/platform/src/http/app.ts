@@ -23,6 +23,8 @@ import { type CspVariables, contentSecurityPolicy, cspNonce } from './csp.js';
 import { csrfProtection, sameSiteOnly } from './csrf.js';
 import { renderDocsPage } from './docs-page.js';
 import { createHttpMetrics } from './metrics.js';
+import { errorBody } from './openapi.js';
+import { completeDocument } from './openapi-document.js';
 import { serviceOrigins, sharedDomainSources } from './origins.js';
 import { languageSwitch, themeSwitch } from './preferences.js';
 
@@ -131,7 +133,11 @@ export function createApp(options: CreateAppOptions) {
     },
     servers: [{ url: settings.services[service].url }],
   };
-  app.doc31('/openapi.json', documentConfig);
+  // Built on first use, once every route is registered; routes never change afterwards.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  const openApiDocument = () => (document ??= completeDocument(app.getOpenAPI31Document(documentConfig)));
+  app.openAPIRegistry.register('Error', errorBody);
+  app.get('/openapi.json', (c) => c.json(openApiDocument()));
   app.get('/lang', languageSwitch(settings.sharedDomain));
   // Another site could otherwise flip a visitor's theme (a nuisance, not a breach): same-site only.
   app.post(
@@ -143,7 +149,7 @@ export function createApp(options: CreateAppOptions) {
     }),
     themeSwitch(settings.sharedDomain),
   );
-  app.get('/docs', (c) => c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig), cspNonce(c))));
+  app.get('/docs', (c) => c.html(renderDocsPage(openApiDocument(), cspNonce(c))));
 
   app.notFound((c) => errorResponse(platformErrors.not_found(), c));
   app.onError((error, c) => errorResponse(error, c));

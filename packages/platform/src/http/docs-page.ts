@@ -1,28 +1,62 @@
 /**
  * @module http/docs-page
  * `/docs`: the service's OpenAPI document as one self-contained HTML page (no
- * external scripts or fonts), readable by a person and by a screen reader.
+ * external scripts or fonts, no script at all), readable by a person and by a
+ * screen reader: for each operation who may call it, an example request, and
+ * every response with its examples, errors included.
  */
-import { html, raw } from 'hono/html';
+import { html } from 'hono/html';
 
+interface Example {
+  summary?: string;
+  value: unknown;
+}
+interface Media {
+  example?: unknown;
+  examples?: Record<string, Example>;
+}
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  example?: unknown;
+}
 interface Operation {
   summary?: string;
   description?: string;
-  tags?: string[];
-  requestBody?: { content?: Record<string, { schema?: unknown }> };
-  parameters?: { name: string; in: string; required?: boolean; description?: string }[];
-  responses?: Record<string, { description?: string }>;
+  security?: Record<string, string[]>[];
+  requestBody?: { content?: Record<string, Media> };
+  parameters?: Parameter[];
+  responses?: Record<string, { description?: string; content?: Record<string, Media> }>;
+}
+interface Scheme {
+  type?: string;
+  scheme?: string;
+  in?: string;
+  name?: string;
+  description?: string;
 }
 
 interface OpenApiDocument {
   info: { title: string; version: string; description?: string };
   paths?: object;
+  components?: { securitySchemes?: object };
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
+const SCHEME_TITLES: Record<string, string> = {
+  session: 'Signed-in session',
+  personalAccessToken: 'Personal access token',
+  serviceToken: 'Service token',
+  relayerToken: 'Relayer credential',
+  operatorToken: 'Operator token',
+};
+
 export function renderDocsPage(doc: OpenApiDocument, nonce: string) {
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation | undefined>>;
+  const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, Scheme>;
   const operations = Object.entries(paths).flatMap(([path, item]) =>
     METHODS.flatMap((method) => (item[method] ? [{ path, method, op: item[method] }] : [])),
   );
@@ -37,10 +71,15 @@ export function renderDocsPage(doc: OpenApiDocument, nonce: string) {
       h1 { margin-bottom: 0; } .version { color: #5b6472; }
       section { border: 1px solid #d8dde5; border-radius: 8px; margin: 1rem 0; padding: 0.75rem 1rem; }
       h2 { font-size: 1rem; margin: 0; font-family: ui-monospace, monospace; }
+      h3 { font-size: 0.95rem; margin: 0.75rem 0 0.25rem; }
       .method { display: inline-block; min-width: 4.5rem; font-weight: 700; text-transform: uppercase; }
       .get { color: #116329; } .post { color: #0550ae; } .delete { color: #a40e26; } .put, .patch { color: #8a4600; }
-      pre { background: #f5f7fa; padding: 0.5rem; overflow-x: auto; font-size: 13px; }
+      pre { background: #f5f7fa; padding: 0.5rem; overflow-x: auto; font-size: 13px; margin: 0.25rem 0; }
       summary { cursor: pointer; }
+      .status { font-family: ui-monospace, monospace; font-weight: 700; }
+      .status-ok { color: #116329; } .status-error { color: #a40e26; }
+      dl.schemes dt { font-weight: 700; } dl.schemes dd { margin: 0 0 0.5rem 1rem; }
+      ul.access { margin: 0.25rem 0; padding-left: 1.25rem; }
     </style>
   </head>
   <body>
@@ -50,29 +89,43 @@ export function renderDocsPage(doc: OpenApiDocument, nonce: string) {
       ${doc.info.description ? html`<p>${doc.info.description}</p>` : ''}
     </header>
     <main>
+      ${
+        Object.keys(schemes).length
+          ? html`<section aria-labelledby="authentication"><h2 id="authentication">Authentication</h2>
+            <dl class="schemes">${Object.entries(schemes).map(
+              ([name, scheme]) =>
+                html`<dt>${SCHEME_TITLES[name] ?? name} <code>${schemeHow(scheme)}</code></dt><dd>${withCode(scheme.description ?? '')}</dd>`,
+            )}</dl></section>`
+          : ''
+      }
       ${operations.length === 0 ? html`<p>This service publishes no JSON operations yet.</p>` : ''}
       ${operations.map(
         ({ path, method, op }) => html`<section aria-labelledby="${method}-${path}">
           <h2 id="${method}-${path}"><span class="method ${method}">${method}</span> ${path}</h2>
-          ${op.summary ? html`<p>${op.summary}</p>` : ''}
-          ${op.description ? html`<p>${op.description}</p>` : ''}
+          ${op.summary ? html`<p>${withCode(op.summary)}</p>` : ''}
+          ${op.description ? html`<p>${withCode(op.description)}</p>` : ''}
+          <h3>Who may call</h3>
+          <ul class="access">${accessOf(op).map((line) => html`<li>${line}</li>`)}</ul>
           ${
             op.parameters?.length
-              ? html`<p>Parameters: ${op.parameters.map(
-                  (p) => html`<code>${p.name}</code> (${p.in}${p.required ? ', required' : ''}) `,
-                )}</p>`
+              ? html`<h3>Parameters</h3><ul>${op.parameters.map(
+                  (p) =>
+                    html`<li><code>${p.name}</code> (${p.in}${p.required ? ', required' : ''})${p.description ? html`: ${withCode(p.description)}` : ''}</li>`,
+                )}</ul>`
               : ''
           }
-          ${
-            op.requestBody?.content
-              ? html`<details><summary>Request body</summary><pre>${raw(escapeJson(op.requestBody.content))}</pre></details>`
-              : ''
-          }
-          ${
-            op.responses
-              ? html`<details><summary>Responses</summary><pre>${raw(escapeJson(op.responses))}</pre></details>`
-              : ''
-          }
+          <h3>Example request</h3>
+          <pre>${exampleRequest(method, path, op)}</pre>
+          <h3>Responses</h3>
+          ${Object.entries(op.responses ?? {}).map(
+            ([status, response]) => html`<details>
+              <summary><span class="status ${status.startsWith('2') || status.startsWith('3') ? 'status-ok' : 'status-error'}">${status}</span> ${withCode(response.description ?? '')}</summary>
+              ${examplesOf(response.content?.['application/json']).map(
+                ({ name, summary, value }) =>
+                  html`${name ? html`<p><code>${name}</code>${summary ? html`: ${summary}` : ''}</p>` : ''}<pre>${json(value)}</pre>`,
+              )}
+            </details>`,
+          )}
         </section>`,
       )}
     </main>
@@ -80,9 +133,58 @@ export function renderDocsPage(doc: OpenApiDocument, nonce: string) {
 </html>`;
 }
 
-function escapeJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
-    /[&<>]/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[ch]!,
+/** Text whose `backquoted` parts are code, as the descriptions write them. */
+function withCode(text: string) {
+  return text.split('`').map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part));
+}
+
+function schemeHow(scheme: Scheme): string {
+  if (scheme.type === 'apiKey') return `${scheme.name} (${scheme.in})`;
+  if (scheme.type === 'http' && scheme.scheme === 'bearer') return 'Authorization: Bearer …';
+  return scheme.type ?? '';
+}
+
+/** One line per accepted way in. */
+function accessOf(op: Operation): string[] {
+  if (op.security === undefined) return ['Not stated'];
+  const ways = op.security.filter((way) => Object.keys(way).length > 0);
+  if (ways.length === 0) return ['Anyone: no credential needed'];
+  const anonymous = ways.length < op.security.length ? ['Anyone else, without a credential'] : [];
+  const lines = ways.map((way) =>
+    Object.entries(way)
+      .map(([name, scopes]) => {
+        const title = SCHEME_TITLES[name] ?? name;
+        return scopes.length ? `${title} with scope ${scopes.join(', ')}` : title;
+      })
+      .join(' and '),
   );
+  return [...lines, ...anonymous];
+}
+
+function exampleRequest(method: string, path: string, op: Operation): string {
+  const parameters = op.parameters ?? [];
+  const value = (p: Parameter) => encodeURIComponent(String(p.example ?? `{${p.name}}`));
+  let target = path;
+  for (const p of parameters.filter((p) => p.in === 'path')) target = target.replace(`{${p.name}}`, value(p));
+  const query = parameters.filter((p) => p.in === 'query').map((p) => `${p.name}=${value(p)}`);
+  const lines = [`${method.toUpperCase()} ${target}${query.length ? `?${query.join('&')}` : ''} HTTP/1.1`];
+  const way = op.security?.find((w) => Object.keys(w).length > 0);
+  if (way && 'session' in way) lines.push('Cookie: xv_session=…');
+  else if (way) lines.push('Authorization: Bearer …');
+  const body = op.requestBody?.content?.['application/json'];
+  const bodyExample = body ? examplesOf(body)[0] : undefined;
+  if (bodyExample)
+    lines.push('Content-Type: application/json', '', JSON.stringify(bodyExample.value, null, 2));
+  return lines.join('\n');
+}
+
+function examplesOf(media: Media | undefined): { name?: string; summary?: string; value: unknown }[] {
+  if (!media) return [];
+  if (media.examples)
+    return Object.entries(media.examples).map(([name, e]) => ({ name, summary: e.summary, value: e.value }));
+  return media.example === undefined ? [] : [{ value: media.example }];
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
 }

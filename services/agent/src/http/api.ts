@@ -12,16 +12,19 @@
  * | POST /api/reset | `{ok:true}`: the conversation is forgotten, the settings stay |
  * | GET /api/tickets | tickets the caller opened, and their active organization's with `tickets:read` |
  */
+import { guardErrors } from '@xv/platform';
 import {
   type App,
+  access,
   createRoute,
+  errorResponses,
   jsonBody,
-  jsonErrorResponse,
   jsonResponse,
   okBody,
   sharedDomainCors,
   z,
 } from '@xv/platform/http';
+import { errors } from '../errors.js';
 import { type ChatRouteOptions, registerChatRoute } from './chat.js';
 import { principalOf } from './principal.js';
 import {
@@ -38,28 +41,64 @@ export interface AgentApiOptions extends ChatRouteOptions {
   sharedDomain: string;
 }
 
-const failures = { 400: jsonErrorResponse('Missing or malformed session id or body') };
 /** The session is named by `?session=` or the header. */
 const sessionRequest = { query: sessionQuery, headers: sessionHeaders };
-/** A route that waits for the session's turn may find it still taken. */
-const turnFailures = { ...failures, 503: jsonErrorResponse('session_busy') };
+const sessionErrors = [errors.session_required, errors.invalid_session, errors.session_conflict] as const;
+const failures = errorResponses(...sessionErrors);
+/** A route that waits for the session's turn may find it still taken, or its caller gone. */
+const turnFailures = errorResponses(...sessionErrors, errors.cancelled, errors.session_busy);
 
 const stateRoute = createRoute({
   method: 'get',
   path: '/api/state',
   summary: 'The session state',
+  security: access.sessionOrAnonymous,
   request: sessionRequest,
-  responses: { 200: jsonResponse('The session state', stateSchema), ...failures },
+  responses: {
+    200: jsonResponse('The session state', stateSchema, {
+      session: 'support-7f3a',
+      tenant: 'org_acme',
+      route: { provider: 'openai-compatible', model: 'llama-3.1-8b-instruct' },
+      systemPrompt: 'You are the support assistant of Acme.',
+      messageCount: 2,
+      messages: [
+        { id: 'msg_1', role: 'user', content: 'When do orders ship?', ts: 1768469400000 },
+        {
+          id: 'msg_2',
+          role: 'assistant',
+          content: 'Orders ship within two business days.',
+          ts: 1768469402000,
+          tools: ['search_knowledge'],
+        },
+      ],
+    }),
+    ...failures,
+  },
 });
 
 const configRoute = createRoute({
   method: 'post',
   path: '/api/config',
   summary: "Change the session's route, system prompt or tenant",
-  request: { ...sessionRequest, body: jsonBody(configBody) },
+  security: access.sessionOrAnonymous,
+  request: {
+    ...sessionRequest,
+    body: jsonBody(configBody, {
+      example: {
+        route: { provider: 'openai-compatible', model: 'llama-3.1-8b-instruct' },
+        systemPrompt: 'You are the support assistant of Acme.',
+        tenant: 'org_acme',
+      },
+    }),
+  },
   responses: {
-    200: jsonResponse('Saved', z.object({ ok: z.literal(true), route: routeSchema })),
+    200: jsonResponse('Saved', z.object({ ok: z.literal(true), route: routeSchema }), {
+      ok: true,
+      route: { provider: 'openai-compatible', model: 'llama-3.1-8b-instruct' },
+    }),
     ...turnFailures,
+    // Naming an organization: a member's own, or one with a public assistant.
+    403: errorResponses(guardErrors.not_a_member, errors.no_public_assistant)[403]!,
   },
 });
 
@@ -67,6 +106,7 @@ const resetRoute = createRoute({
   method: 'post',
   path: '/api/reset',
   summary: "Clear the session's conversation history",
+  security: access.sessionOrAnonymous,
   request: sessionRequest,
   responses: { 200: jsonResponse('Cleared', okBody), ...turnFailures },
 });
@@ -76,6 +116,7 @@ const ticketsRoute = createRoute({
   path: '/api/tickets',
   summary:
     "Tickets the caller opened, and their active organization's for holders of tickets:read, newest first",
+  security: access.sessionOrAnonymous,
   request: sessionRequest,
   responses: {
     200: jsonResponse('The tickets', z.object({ ok: z.literal(true), tickets: z.array(ticketSchema) })),

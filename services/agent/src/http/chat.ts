@@ -7,10 +7,12 @@
  * `Accept-Language`, else English).
  */
 import { platformErrors, type RateLimiter } from '@xv/platform';
+import { aiErrors } from '@xv/platform/ai';
 import {
   type App,
+  access,
   createRoute,
-  jsonErrorResponse,
+  errorResponses,
   limitByIp,
   requestLocale,
   type SsoClient,
@@ -42,22 +44,35 @@ const chatRoute = createRoute({
   method: 'post',
   path: '/api/chat',
   summary: 'Send a message; the answer streams back as plain text',
+  security: access.sessionOrAnonymous,
   request: {
     query: sessionQuery.extend({ marks: z.enum(['1']).optional() }),
     headers: sessionHeaders,
-    body: { required: true, content: { 'application/json': { schema: chatBody } } },
+    body: {
+      required: true,
+      content: {
+        'application/json': { schema: chatBody, example: { message: 'When do orders ship?' } },
+      },
+    },
   },
   responses: {
     200: {
       description:
         'The answer, streamed. A new session id is returned in `x-agent-session` when none was sent.',
-      content: { 'text/plain': { schema: z.string() } },
+      content: {
+        'text/plain': { schema: z.string(), example: 'Orders ship within two business days.' },
+      },
     },
-    400: jsonErrorResponse('Missing or malformed session id or body'),
-    429: jsonErrorResponse('Too many messages from this address'),
-    502: jsonErrorResponse('The model failed before answering'),
-    503: jsonErrorResponse(
-      '`ai_unavailable` (the route names a model that is not configured) or `session_busy`',
+    ...errorResponses(
+      errors.empty_message,
+      errors.message_too_long,
+      errors.invalid_session,
+      errors.session_conflict,
+      errors.cancelled,
+      platformErrors.rate_limited,
+      errors.model_failed,
+      [aiErrors.ai_unavailable, 'The route names a model that is not configured.'],
+      errors.session_busy,
     ),
   },
 });

@@ -10,7 +10,7 @@
  * | GET    | /api/relayer         | none              | address, chain id, balance status, queue |
  */
 import { constantTimeEqual, guardErrors } from '@xv/platform';
-import { type App, createRoute, jsonBody, jsonResponse, z } from '@xv/platform/http';
+import { type App, access, createRoute, errorResponses, jsonBody, jsonResponse, z } from '@xv/platform/http';
 import type { MiddlewareHandler } from 'hono';
 import { BaseError, type Hex } from 'viem';
 import type { EasGateway } from '../eas/gateway.js';
@@ -20,7 +20,8 @@ import type { AnchorOutcome, Relayer } from '../relayer/relayer.js';
 const Hash32 = z
   .string()
   .regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex digits (32 bytes)')
-  .transform((value) => value.toLowerCase() as Hex);
+  .transform((value) => value.toLowerCase() as Hex)
+  .openapi({ example: '0x9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' });
 
 const AnchorView = z
   .object({
@@ -38,9 +39,30 @@ const AnchorView = z
     leaf: z.string(),
     path: z.array(z.string()),
   })
-  .openapi('Anchor');
+  .openapi('Anchor', {
+    example: {
+      mode: 'onchain',
+      ref: '0x9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      txHash: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
+      explorerUrl:
+        'http://localhost:4006/tx/0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
+      status: 'confirmed',
+      chainId: 31337,
+      from: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      nonce: 7,
+      blockNumber: 42,
+      confirmations: 3,
+      attempts: 1,
+      leaf: '0x9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      path: [],
+    },
+  });
 
-const bearer = { security: [{ relayerToken: [] }] };
+const bearer = { security: access.relayer };
+/** The relayer credential is checked before anything else. */
+const credentialErrors = [
+  [guardErrors.invalid_token, 'Send the relayer credential as a bearer token.'],
+] as const;
 
 const anchorRoute = createRoute({
   method: 'post',
@@ -51,6 +73,7 @@ const anchorRoute = createRoute({
   responses: {
     200: jsonResponse('The hash was anchored before', AnchorView),
     201: jsonResponse('Anchoring started', AnchorView),
+    ...errorResponses(...credentialErrors, errors.relayer_low_balance, errors.chain_unavailable),
   },
 });
 
@@ -62,7 +85,13 @@ const batchRoute = createRoute({
   request: { body: jsonBody(z.object({ hash: Hash32 })) },
   responses: {
     200: jsonResponse('The anchor of the batch holding the hash, and its Merkle path', AnchorView),
-    503: { description: 'relayer_low_balance: queued, sent once the relayer is funded' },
+    // relayer_low_balance: the hash stays queued, sent once the relayer is funded.
+    ...errorResponses(
+      ...credentialErrors,
+      errors.relayer_low_balance,
+      errors.batch_not_sent,
+      errors.chain_unavailable,
+    ),
   },
 });
 
@@ -72,14 +101,19 @@ const anchorStatusRoute = createRoute({
   summary: 'The current transaction and confirmations of an anchor',
   ...bearer,
   request: { params: z.object({ ref: Hash32 }) },
-  responses: { 200: jsonResponse('The anchor', AnchorView) },
+  responses: {
+    200: jsonResponse('The anchor', AnchorView),
+    ...errorResponses(...credentialErrors, errors.anchor_not_found),
+  },
 });
 
 const relayerRoute = createRoute({
   method: 'get',
   path: '/api/relayer',
   summary: 'The relayer address, chain id and confirmations it waits for',
+  security: access.public,
   responses: {
+    ...errorResponses(errors.chain_unavailable),
     200: jsonResponse(
       'Relayer info',
       z.object({
@@ -122,10 +156,6 @@ export function registerAnchorApi(app: App, options: AnchorApiOptions) {
     path,
   });
 
-  app.openAPIRegistry.registerComponent('securitySchemes', 'relayerToken', {
-    type: 'http',
-    scheme: 'bearer',
-  });
   app.use('/api/anchors', requireToken(options.token));
   app.use('/api/anchors/*', requireToken(options.token));
   app.use('/api/batch', requireToken(options.token));

@@ -8,7 +8,8 @@
  * | POST   | /api/eas/schemas      | relayer credential | register a schema (idempotent by its UID)     |
  * | POST   | /api/eas/attestations | relayer credential | submit an attestation the attester signed (delegated) |
  */
-import { type App, createRoute, jsonBody, jsonResponse, z } from '@xv/platform/http';
+import { guardErrors } from '@xv/platform';
+import { type App, access, createRoute, errorResponses, jsonBody, jsonResponse, z } from '@xv/platform/http';
 import type { Hex } from 'viem';
 import type { EasGateway } from '../eas/gateway.js';
 import { errors } from '../errors.js';
@@ -31,12 +32,18 @@ const Uint64 = z
   .regex(/^[0-9]{1,20}$/, 'must be a whole number, as a string')
   .refine((value) => BigInt(value) < 2n ** 64n, 'must fit in 64 bits');
 
-const bearer = { security: [{ relayerToken: [] }] };
+const bearer = { security: access.relayer };
+const credentialErrors = [
+  [guardErrors.invalid_token, 'Send the relayer credential as a bearer token.'],
+] as const;
+
+const ZERO_32 = `0x${'0'.repeat(64)}`;
 
 const easRoute = createRoute({
   method: 'get',
   path: '/api/eas',
   summary: 'The EAS contracts on the relayer chain: chain id, addresses and EIP-712 domain version',
+  security: access.public,
   responses: {
     200: jsonResponse(
       'The EAS deployment',
@@ -44,7 +51,7 @@ const easRoute = createRoute({
         .object({ chainId: z.number(), eas: z.string(), schemaRegistry: z.string(), version: z.string() })
         .openapi('EasDeployment'),
     ),
-    503: { description: 'eas_not_configured: no EAS contracts known on this chain' },
+    ...errorResponses(errors.eas_not_configured),
   },
 });
 
@@ -55,13 +62,16 @@ const schemaRoute = createRoute({
     'Register a schema in the SchemaRegistry (no resolver); answers with the existing one when present',
   ...bearer,
   request: {
-    body: jsonBody(z.object({ schema: z.string().min(1).max(2000), revocable: z.boolean().default(true) })),
+    body: jsonBody(z.object({ schema: z.string().min(1).max(2000), revocable: z.boolean().default(true) }), {
+      example: { schema: 'string schemaUri,string subject,bytes32 claimHash', revocable: true },
+    }),
   },
   responses: {
     200: jsonResponse(
       'The schema UID, and the registration transaction when this call registered it',
       z.object({ uid: z.string(), txHash: z.string().nullable() }).openapi('SchemaRegistration'),
     ),
+    ...errorResponses(...credentialErrors, errors.eas_not_configured, errors.eas_call_rejected),
   },
 });
 
@@ -83,6 +93,19 @@ const attestationRoute = createRoute({
         deadline: Uint64,
         signature: z.object({ v: z.number().int().min(0).max(255), r: hex(32), s: hex(32) }),
       }),
+      {
+        example: {
+          schema: `0x${'5a'.repeat(32)}`,
+          recipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+          expirationTime: '0',
+          revocable: true,
+          refUID: ZERO_32,
+          data: `0x${'00'.repeat(32)}`,
+          attester: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+          deadline: '1798761600',
+          signature: { v: 27, r: `0x${'1b'.repeat(32)}`, s: `0x${'2c'.repeat(32)}` },
+        },
+      },
     ),
   },
   responses: {
@@ -99,7 +122,7 @@ const attestationRoute = createRoute({
         })
         .openapi('OnchainAttestation'),
     ),
-    422: { description: 'eas_call_rejected: the contract refused it (signature, schema, deadline)' },
+    ...errorResponses(...credentialErrors, errors.eas_not_configured, errors.eas_call_rejected),
   },
 });
 

@@ -12,7 +12,8 @@
  * form post answers with the account page, the error next to its form (4xx).
  */
 
-import { type App, createRoute, jsonBody, jsonErrorResponse, jsonResponse, z } from '@xv/platform/http';
+import { platformErrors } from '@xv/platform';
+import { type App, access, createRoute, errorResponses, jsonBody, jsonResponse, z } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.js';
 import { findUserById } from '../accounts/repository.js';
@@ -28,7 +29,7 @@ import { accountPage } from './pages/routes.js';
 import { type FormError, withFormErrors } from './respond.js';
 import { requestOrigin } from './sign-in.js';
 
-const signedInErrors = { 401: jsonErrorResponse('Not signed in') };
+const signedInErrors = errorResponses([platformErrors.unauthenticated, 'Sign in first.']);
 const sessionItem = z
   .object({
     id: z.string(),
@@ -49,6 +50,7 @@ const listSessionsRoute = createRoute({
   method: 'get',
   path: '/api/account/sessions',
   summary: 'Your active sessions and devices',
+  security: access.session,
   responses: {
     200: jsonResponse('Sessions', z.object({ sessions: z.array(sessionItem) })),
     ...signedInErrors,
@@ -58,17 +60,19 @@ const endSessionRoute = createRoute({
   method: 'delete',
   path: '/api/account/sessions/{id}',
   summary: 'Sign out one of your sessions',
-  request: { params: z.object({ id: z.string().min(1).max(64) }) },
+  security: access.session,
+  request: { params: z.object({ id: z.string().min(1).max(64).openapi({ example: 'ses_4f9c2a7d1e' }) }) },
   responses: {
     200: jsonResponse('Ended', z.object({ ok: z.literal(true) })),
     ...signedInErrors,
-    404: jsonErrorResponse('No session of yours has that id'),
+    ...errorResponses(errors.session_not_found),
   },
 });
 const endOthersRoute = createRoute({
   method: 'post',
   path: '/api/account/sessions/sign-out-others',
   summary: 'Sign out every session but this one',
+  security: access.session,
   responses: {
     200: jsonResponse('Ended', z.object({ ok: z.literal(true), ended: z.number() })),
     ...signedInErrors,
@@ -78,19 +82,27 @@ const passwordRoute = createRoute({
   method: 'post',
   path: '/api/account/password',
   summary: 'Change your password (the current one is required); your other sessions end',
-  request: { body: jsonBody(passwordChange) },
+  security: access.session,
+  request: {
+    body: jsonBody(passwordChange, {
+      example: { current_password: 'correct horse battery', new_password: 'staple-lantern-orbit-42' },
+    }),
+  },
   responses: {
-    200: jsonResponse('Changed', z.object({ ok: z.literal(true), ended: z.number() })),
+    200: jsonResponse('Changed', z.object({ ok: z.literal(true), ended: z.number() }), {
+      ok: true,
+      ended: 2,
+    }),
     ...signedInErrors,
-    403: jsonErrorResponse('The current password is wrong'),
-    429: jsonErrorResponse('Too many wrong passwords'),
+    ...errorResponses(errors.wrong_password, platformErrors.rate_limited),
   },
 });
 const profileRoute = createRoute({
   method: 'post',
   path: '/api/account/profile',
   summary: 'Change your display name',
-  request: { body: jsonBody(profile) },
+  security: access.session,
+  request: { body: jsonBody(profile, { example: { name: 'Ada Lovelace' } }) },
   responses: {
     200: jsonResponse('Saved', z.object({ ok: z.literal(true), name: z.string() })),
     ...signedInErrors,
@@ -100,12 +112,14 @@ const verificationRoute = createRoute({
   method: 'post',
   path: '/api/account/email/verification',
   summary: 'E-mail a link that verifies your address',
+  security: access.session,
   responses: { 200: jsonResponse('Sent', z.object({ ok: z.literal(true) })), ...signedInErrors },
 });
 const securityLogRoute = createRoute({
   method: 'get',
   path: '/api/account/security-log',
   summary: 'Sign-ins, failed attempts, password and factor changes of your account',
+  security: access.session,
   responses: {
     200: jsonResponse(
       'Events, newest first',

@@ -9,9 +9,10 @@
  * account page's forms `POST /account/invitations`, `…/:id/resend`, `…/:id/revoke` (303 back to `/account`).
  * All act in the administrator's active organization; cross-site form posts are refused (platform CSRF check).
  */
-import { ORG_COOKIE } from '@xv/platform';
+import { ORG_COOKIE, platformErrors } from '@xv/platform';
 import {
   type App,
+  access,
   createRoute,
   jsonBody,
   jsonErrorResponse,
@@ -49,26 +50,44 @@ const invitation = z
   })
   .openapi('Invitation');
 const adminErrors = {
-  401: jsonErrorResponse('Not signed in'),
-  403: jsonErrorResponse('Not an administrator'),
+  401: jsonErrorResponse('Not signed in', [platformErrors.unauthenticated, 'Sign in first.']),
+  403: jsonErrorResponse('Not an administrator', errors.no_active_organization, errors.admin_required),
 };
-const invitationPath = z.object({ id: z.string().min(1).max(64) });
+const invitationPath = z.object({ id: z.string().min(1).max(64).openapi({ example: 'inv_3h7k9m' }) });
+const invitationNotFound = jsonErrorResponse(
+  'No pending invitation of the organization has that id',
+  errors.invitation_not_found,
+);
 
 const inviteRoute = createRoute({
   method: 'post',
   path: '/api/org/invitations',
   summary: 'Invite someone by e-mail to the active organization',
-  request: { body: jsonBody(z.object({ email: z.email().max(254), role: z.enum(ROLES) })) },
+  security: access.session,
+  request: {
+    body: jsonBody(z.object({ email: z.email().max(254), role: z.enum(ROLES) }), {
+      example: { email: 'grace@acme.example', role: 'member' },
+    }),
+  },
   responses: {
-    201: jsonResponse('Invited; the link was e-mailed', z.object({ invitation })),
+    201: jsonResponse('Invited; the link was e-mailed', z.object({ invitation }), {
+      invitation: {
+        id: 'inv_3h7k9m',
+        email: 'grace@acme.example',
+        role: 'member',
+        created_at: 1768469400000,
+        expires_at: 1769074200000,
+      },
+    }),
     ...adminErrors,
-    409: jsonErrorResponse('Already a member'),
+    409: jsonErrorResponse('Already a member', errors.already_member),
   },
 });
 const listRoute = createRoute({
   method: 'get',
   path: '/api/org/invitations',
   summary: 'Pending invitations of the active organization',
+  security: access.session,
   responses: {
     200: jsonResponse('Pending', z.object({ org_id: z.string(), invitations: z.array(invitation) })),
     ...adminErrors,
@@ -78,34 +97,45 @@ const resendRoute = createRoute({
   method: 'post',
   path: '/api/org/invitations/{id}/resend',
   summary: 'Send a pending invitation again with a new link (the old link stops working)',
+  security: access.session,
   request: { params: invitationPath },
   responses: {
     200: jsonResponse('Sent again', z.object({ invitation })),
     ...adminErrors,
-    404: jsonErrorResponse('No pending invitation of the organization has that id'),
+    404: invitationNotFound,
   },
 });
 const revokeRoute = createRoute({
   method: 'delete',
   path: '/api/org/invitations/{id}',
   summary: 'Revoke a pending invitation',
+  security: access.session,
   request: { params: invitationPath },
   responses: {
     200: jsonResponse('Revoked', z.object({ ok: z.literal(true) })),
     ...adminErrors,
-    404: jsonErrorResponse('No pending invitation of the organization has that id'),
+    404: invitationNotFound,
   },
 });
 const acceptRoute = createRoute({
   method: 'post',
   path: '/api/invitations/accept',
   summary: "Join an invitation's organization with the signed-in account",
-  request: { body: jsonBody(z.object({ token: z.string().min(1).max(200) })) },
+  security: access.session,
+  request: {
+    body: jsonBody(z.object({ token: z.string().min(1).max(200) }), {
+      example: { token: 'Xk3v9QpL2mW8rT5yB1nC7dF4gH0jS6aE' },
+    }),
+  },
   responses: {
-    200: jsonResponse('Joined', z.object({ ok: z.literal(true), org_id: z.string(), role: z.string() })),
-    401: jsonErrorResponse('Not signed in'),
-    403: jsonErrorResponse('The invitation was sent to another address'),
-    404: jsonErrorResponse('Used, revoked, replaced, expired or unknown'),
+    200: jsonResponse('Joined', z.object({ ok: z.literal(true), org_id: z.string(), role: z.string() }), {
+      ok: true,
+      org_id: 'org_acme',
+      role: 'member',
+    }),
+    401: jsonErrorResponse('Not signed in', [platformErrors.unauthenticated, 'Sign in first.']),
+    403: jsonErrorResponse('The invitation was sent to another address', errors.invitation_other_account),
+    404: jsonErrorResponse('Used, revoked, replaced, expired or unknown', errors.invitation_not_found),
   },
 });
 

@@ -14,9 +14,10 @@
 import { platformErrors } from '@xv/platform';
 import {
   type App,
+  access,
   createRoute,
+  errorResponses,
   jsonBody,
-  jsonErrorResponse,
   jsonResponse,
   okBody,
   z,
@@ -41,25 +42,45 @@ import { accountPage } from './pages/routes.js';
 import { type FormError, withFormErrors } from './respond.js';
 import { requestOrigin } from './sign-in.js';
 
-const codeBody = jsonBody(z.object({ code: z.string().trim().min(1).max(64) }));
+const codeBody = jsonBody(z.object({ code: z.string().trim().min(1).max(64) }), {
+  example: { code: '492039' },
+});
 /** The account's password, needed to bind a first second factor; optional once it has one. */
 const passwordBody = {
   required: false,
-  content: { 'application/json': { schema: z.object({ password: z.string().max(1024).optional() }) } },
+  content: {
+    'application/json': {
+      schema: z.object({ password: z.string().max(1024).optional() }),
+      example: { password: 'correct horse battery' },
+    },
+  },
 };
-const failures = {
-  401: jsonErrorResponse('Not signed in'),
-  403: jsonErrorResponse('step_up_required (with aal and stepUpUrl), password_required or wrong_password'),
-  409: jsonErrorResponse('Wrong state, or second_factor_required'),
-};
+const signedIn = [platformErrors.unauthenticated, 'Sign in first.'] as const;
+/** A change of how the account signs in (mfa/authenticator-changes.ts), refused or in the wrong state. */
+const failures = errorResponses(
+  signedIn,
+  errors.step_up_required,
+  errors.password_required,
+  errors.wrong_password,
+  errors.totp_not_started,
+  errors.totp_already_enabled,
+  errors.totp_not_enabled,
+  errors.second_factor_required,
+);
+/** Wrong codes count against the sign-in's lockout. */
+const codeFailures = errorResponses(errors.invalid_code, platformErrors.rate_limited);
 
 const statusRoute = createRoute({
   method: 'get',
   path: '/api/auth/2fa',
   summary: 'Whether 2FA is on',
+  security: access.session,
   responses: {
-    200: jsonResponse('Status', z.object({ enabled: z.boolean(), recoveryCodesLeft: z.number() })),
-    401: failures[401],
+    200: jsonResponse('Status', z.object({ enabled: z.boolean(), recoveryCodesLeft: z.number() }), {
+      enabled: true,
+      recoveryCodesLeft: 9,
+    }),
+    ...errorResponses(signedIn),
   },
 });
 
@@ -67,6 +88,7 @@ const setupRoute = createRoute({
   method: 'post',
   path: '/api/auth/2fa/setup',
   summary: 'Start 2FA enrolment: a new TOTP secret and its QR code',
+  security: access.session,
   request: { body: passwordBody },
   responses: {
     200: jsonResponse(
@@ -81,12 +103,12 @@ const enableRoute = createRoute({
   method: 'post',
   path: '/api/auth/2fa/enable',
   summary: 'Confirm enrolment with a first code; returns ten recovery codes',
+  security: access.session,
   request: { body: codeBody },
   responses: {
     200: jsonResponse('Enabled', z.object({ ok: z.literal(true), recoveryCodes: z.array(z.string()) })),
-    400: jsonErrorResponse('Wrong code'),
-    429: jsonErrorResponse('Too many wrong codes'),
     ...failures,
+    ...codeFailures,
   },
 });
 
@@ -94,12 +116,12 @@ const disableRoute = createRoute({
   method: 'post',
   path: '/api/auth/2fa/disable',
   summary: 'Turn 2FA off with a current code or a recovery code',
+  security: access.session,
   request: { body: codeBody },
   responses: {
     200: jsonResponse('Disabled', okBody),
-    400: jsonErrorResponse('Wrong code'),
-    429: jsonErrorResponse('Too many wrong codes'),
     ...failures,
+    ...codeFailures,
   },
 });
 
@@ -107,6 +129,7 @@ const recoveryCodesRoute = createRoute({
   method: 'post',
   path: '/api/auth/2fa/recovery-codes',
   summary: 'Replace the recovery codes with ten new ones',
+  security: access.session,
   responses: {
     200: jsonResponse('New codes', z.object({ ok: z.literal(true), recoveryCodes: z.array(z.string()) })),
     ...failures,

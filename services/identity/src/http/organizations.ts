@@ -13,9 +13,10 @@
  * and the last administrator can be neither demoted nor removed.
  */
 
-import { guardErrors, ORG_COOKIE } from '@xv/platform';
+import { guardErrors, ORG_COOKIE, platformErrors } from '@xv/platform';
 import {
   type App,
+  access,
   activeMembership,
   createRoute,
   jsonBody,
@@ -62,17 +63,18 @@ const resolveRoute = createRoute({
   method: 'get',
   path: '/api/org/resolve',
   summary: 'Public record of an organization',
+  security: access.public,
   request: {
     query: z.object({
-      org_id: z.string().max(64).optional(),
-      slug: z.string().max(64).optional(),
+      org_id: z.string().max(64).optional().openapi({ example: 'org_acme' }),
+      slug: z.string().max(64).optional().openapi({ example: 'acme' }),
       realm: z.string().max(64).optional(),
     }),
   },
   responses: {
     200: jsonResponse('The organization', publicOrganization),
-    400: jsonErrorResponse('Neither or both of org_id and slug'),
-    404: jsonErrorResponse('No such organization'),
+    400: jsonErrorResponse('Neither or both of org_id and slug', errors.org_query_required),
+    404: jsonErrorResponse('No such organization', errors.org_not_found),
   },
 });
 
@@ -80,11 +82,14 @@ const switchRoute = createRoute({
   method: 'post',
   path: '/api/org/switch',
   summary: 'Choose the active organization (cookie xv_org)',
-  request: { body: jsonBody(z.object({ org_id: z.string().min(1).max(64) })) },
+  security: access.session,
+  request: {
+    body: jsonBody(z.object({ org_id: z.string().min(1).max(64) }), { example: { org_id: 'org_acme' } }),
+  },
   responses: {
     200: jsonResponse('Switched', z.object({ ok: z.literal(true), org_id: z.string() })),
-    401: jsonErrorResponse('Not signed in'),
-    403: jsonErrorResponse('Not a member'),
+    401: jsonErrorResponse('Not signed in', [platformErrors.unauthenticated, 'Sign in first.']),
+    403: jsonErrorResponse('Not a member', guardErrors.not_a_member),
   },
 });
 
@@ -94,10 +99,11 @@ const listMembersRoute = createRoute({
   method: 'get',
   path: '/api/org/members',
   summary: 'Members of the active organization',
+  security: access.session,
   responses: {
     200: jsonResponse('Members', z.object({ org_id: z.string(), members: z.array(member) })),
-    401: jsonErrorResponse('Not signed in'),
-    403: jsonErrorResponse('No organization'),
+    401: jsonErrorResponse('Not signed in', [platformErrors.unauthenticated, 'Sign in first.']),
+    403: jsonErrorResponse('No organization', errors.no_active_organization),
   },
 });
 
@@ -105,20 +111,25 @@ const addMemberRoute = createRoute({
   method: 'post',
   path: '/api/org/members',
   summary: 'Add an existing user of the realm to the active organization',
-  request: { body: jsonBody(z.object({ email: z.email().max(254), role: z.enum(ROLES) })) },
+  security: access.session,
+  request: {
+    body: jsonBody(z.object({ email: z.email().max(254), role: z.enum(ROLES) }), {
+      example: { email: 'grace@acme.example', role: 'member' },
+    }),
+  },
   responses: {
     201: jsonResponse(
       'Added',
       z.object({ ok: z.literal(true), org_id: z.string(), user_id: z.string(), role: z.string() }),
     ),
-    401: jsonErrorResponse('Not signed in'),
-    403: jsonErrorResponse('Not an administrator'),
-    404: jsonErrorResponse('No such user'),
-    409: jsonErrorResponse('Already a member'),
+    401: jsonErrorResponse('Not signed in', [platformErrors.unauthenticated, 'Sign in first.']),
+    403: jsonErrorResponse('Not an administrator', errors.no_active_organization, errors.admin_required),
+    404: jsonErrorResponse('No such user', errors.user_not_found),
+    409: jsonErrorResponse('Already a member', errors.already_member),
   },
 });
 
-const memberPath = z.object({ userId: z.string().min(1).max(64) });
+const memberPath = z.object({ userId: z.string().min(1).max(64).openapi({ example: 'usr_9k2m4p' }) });
 const membershipResult = z.object({
   ok: z.literal(true),
   org_id: z.string(),
@@ -126,17 +137,21 @@ const membershipResult = z.object({
   role: z.string().nullable(),
 });
 const changeErrors = {
-  401: jsonErrorResponse('Not signed in'),
-  403: jsonErrorResponse('Not an administrator'),
-  404: jsonErrorResponse('Not a member'),
-  409: jsonErrorResponse('It would leave the organization without an administrator'),
+  401: jsonErrorResponse('Not signed in', [platformErrors.unauthenticated, 'Sign in first.']),
+  403: jsonErrorResponse('Not an administrator', errors.no_active_organization, errors.admin_required),
+  404: jsonErrorResponse('Not a member', errors.member_not_found),
+  409: jsonErrorResponse('It would leave the organization without an administrator', errors.last_admin),
 };
 
 const changeRoleRoute = createRoute({
   method: 'patch',
   path: '/api/org/members/{userId}',
   summary: "Change a member's role in the active organization",
-  request: { params: memberPath, body: jsonBody(z.object({ role: z.enum(ROLES) })) },
+  security: access.session,
+  request: {
+    params: memberPath,
+    body: jsonBody(z.object({ role: z.enum(ROLES) }), { example: { role: 'admin' } }),
+  },
   responses: { 200: jsonResponse('Changed', membershipResult), ...changeErrors },
 });
 
@@ -144,6 +159,7 @@ const removeMemberRoute = createRoute({
   method: 'delete',
   path: '/api/org/members/{userId}',
   summary: 'Remove a member from the active organization',
+  security: access.session,
   request: { params: memberPath },
   responses: { 200: jsonResponse('Removed', membershipResult), ...changeErrors },
 });
@@ -152,6 +168,7 @@ const settingsRoute = createRoute({
   method: 'post',
   path: '/api/org/settings',
   summary: "Change the active organization's settings",
+  security: access.session,
   request: {
     body: jsonBody(
       z
@@ -159,6 +176,7 @@ const settingsRoute = createRoute({
         .refine((body) => body.public_assistant !== undefined || body.require_2fa !== undefined, {
           message: 'Give public_assistant, require_2fa or both.',
         }),
+      { example: { public_assistant: true, require_2fa: true } },
     ),
   },
   responses: {
@@ -172,8 +190,8 @@ const settingsRoute = createRoute({
         require_2fa: z.boolean(),
       }),
     ),
-    401: jsonErrorResponse('Not signed in'),
-    403: jsonErrorResponse('Not an administrator'),
+    401: jsonErrorResponse('Not signed in', [platformErrors.unauthenticated, 'Sign in first.']),
+    403: jsonErrorResponse('Not an administrator', errors.no_active_organization, errors.admin_required),
   },
 });
 

@@ -16,6 +16,7 @@
 import { consumeOrReject, isLimited, platformErrors } from '@xv/platform';
 import {
   type App,
+  access,
   clientIp,
   createRoute,
   jsonBody,
@@ -54,20 +55,44 @@ const credentialJson = z.looseObject({
 });
 
 const options = z.looseObject({ challenge: z.string() });
-const unauthenticated = jsonErrorResponse('Not signed in');
-const rejected = jsonErrorResponse('The response could not be verified');
+const unauthenticated = jsonErrorResponse('Not signed in', [
+  platformErrors.unauthenticated,
+  'Sign in first.',
+]);
+const rejected = jsonErrorResponse('The response could not be verified', errors.passkey_rejected);
 const changeRefused = jsonErrorResponse(
   'step_up_required (with aal and stepUpUrl), password_required or wrong_password',
+  errors.step_up_required,
+  errors.password_required,
+  errors.wrong_password,
 );
+const tooManyAttempts = jsonErrorResponse('Too many attempts', platformErrors.rate_limited);
+/** What a browser's `navigator.credentials` call gives back, serialized. */
+const credentialExample = {
+  id: 'hL6bJ0pG3x0KqYc1n2T5Vw',
+  rawId: 'hL6bJ0pG3x0KqYc1n2T5Vw',
+  type: 'public-key' as const,
+  response: {
+    clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uZ2V0IiwiY2hhbGxlbmdlIjoiLi4uIn0',
+    authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ',
+    signature: 'MEUCIQDn…',
+  },
+};
 
 const registerOptionsRoute = createRoute({
   method: 'post',
   path: '/api/auth/passkey/register/options',
   summary: 'Options to create a passkey',
+  security: access.session,
   request: {
     body: {
       required: false,
-      content: { 'application/json': { schema: z.object({ password: z.string().max(1024).optional() }) } },
+      content: {
+        'application/json': {
+          schema: z.object({ password: z.string().max(1024).optional() }),
+          example: { password: 'correct horse battery' },
+        },
+      },
     },
   },
   responses: {
@@ -81,8 +106,11 @@ const registerVerifyRoute = createRoute({
   method: 'post',
   path: '/api/auth/passkey/register/verify',
   summary: 'Store a new passkey',
+  security: access.session,
   request: {
-    body: jsonBody(z.object({ response: credentialJson, name: z.string().trim().max(100).optional() })),
+    body: jsonBody(z.object({ response: credentialJson, name: z.string().trim().max(100).optional() }), {
+      example: { response: credentialExample, name: 'YubiKey 5C' },
+    }),
   },
   responses: {
     200: jsonResponse(
@@ -104,9 +132,10 @@ const loginOptionsRoute = createRoute({
   method: 'post',
   path: '/api/auth/passkey/login/options',
   summary: 'Options to sign in (or step up) with a passkey',
+  security: access.public,
   responses: {
-    200: jsonResponse('Request options', options),
-    429: jsonErrorResponse('Too many attempts'),
+    200: jsonResponse('Request options', options, { challenge: 'x3Pq9vL2mT8kR1wZ5yN0bA' }),
+    429: tooManyAttempts,
   },
 });
 
@@ -114,8 +143,11 @@ const loginVerifyRoute = createRoute({
   method: 'post',
   path: '/api/auth/passkey/login/verify',
   summary: 'Sign in (or step up) with a passkey',
+  security: access.public,
   request: {
-    body: jsonBody(z.object({ response: credentialJson, redirect: z.string().max(2048).optional() })),
+    body: jsonBody(z.object({ response: credentialJson, redirect: z.string().max(2048).optional() }), {
+      example: { response: credentialExample, redirect: 'https://kb.example.com/review' },
+    }),
   },
   responses: {
     200: jsonResponse(
@@ -123,7 +155,7 @@ const loginVerifyRoute = createRoute({
       z.object({ ok: z.literal(true), aal: z.enum(['AAL1', 'AAL2', 'AAL3']), redirect: z.string() }),
     ),
     400: rejected,
-    429: jsonErrorResponse('Too many attempts'),
+    429: tooManyAttempts,
   },
 });
 
@@ -131,6 +163,7 @@ const listRoute = createRoute({
   method: 'get',
   path: '/api/auth/passkeys',
   summary: "The signed-in user's passkeys",
+  security: access.session,
   responses: {
     200: jsonResponse(
       'Passkeys',
@@ -154,13 +187,14 @@ const deleteRoute = createRoute({
   method: 'delete',
   path: '/api/auth/passkeys/{id}',
   summary: 'Remove a passkey',
-  request: { params: z.object({ id: z.string().max(1024) }) },
+  security: access.session,
+  request: { params: z.object({ id: z.string().max(1024).openapi({ example: 'hL6bJ0pG3x0KqYc1n2T5Vw' }) }) },
   responses: {
     200: jsonResponse('Removed', okBody),
     401: unauthenticated,
     403: changeRefused,
-    404: jsonErrorResponse('No such passkey'),
-    409: jsonErrorResponse('second_factor_required'),
+    404: jsonErrorResponse('No such passkey', [platformErrors.not_found, 'No passkey of yours has that id.']),
+    409: jsonErrorResponse('second_factor_required', errors.second_factor_required),
   },
 });
 

@@ -11,9 +11,10 @@
  * and no other, since the token names the account, not the address. A failed form post answers with its
  * page (error shown, the e-mail address kept), never with the JSON error.
  */
-import { consumeOrReject } from '@xv/platform';
+import { consumeOrReject, platformErrors } from '@xv/platform';
 import {
   type App,
+  access,
   clientIp,
   createRoute,
   jsonBody,
@@ -46,31 +47,44 @@ const requestRoute = createRoute({
   method: 'post',
   path: '/api/auth/password-reset',
   summary: 'E-mail a password-reset link (the answer is the same whether or not the address has an account)',
-  request: { body: jsonBody(resetRequest) },
+  security: access.public,
+  request: {
+    body: jsonBody(resetRequest, { example: { email: 'ada@acme.example', realm: 'default' } }),
+  },
   responses: {
     202: jsonResponse('Sent if the account exists', z.object({ ok: z.literal(true) })),
     400: jsonErrorResponse('Not an e-mail address, or not a realm id'),
-    429: jsonErrorResponse('Too many requests from this address'),
+    429: jsonErrorResponse('Too many requests from this address', platformErrors.rate_limited),
   },
 });
 const confirmRoute = createRoute({
   method: 'post',
   path: '/api/auth/password-reset/confirm',
   summary: "Set a new password with a reset link's token; every session of the account ends",
-  request: { body: jsonBody(z.object({ token: z.string().min(1).max(200), password: newPassword })) },
+  security: access.public,
+  request: {
+    body: jsonBody(z.object({ token: z.string().min(1).max(200), password: newPassword }), {
+      example: { token: 'Xk3v9QpL2mW8rT5yB1nC7dF4gH0jS6aE', password: 'staple-lantern-orbit-42' },
+    }),
+  },
   responses: {
     200: jsonResponse('Changed', z.object({ ok: z.literal(true) })),
-    400: jsonErrorResponse('Used, replaced, expired or unknown token'),
+    400: jsonErrorResponse('Used, replaced, expired or unknown token', errors.reset_token_invalid),
   },
 });
 const verifyRoute = createRoute({
   method: 'post',
   path: '/api/account/email/verify',
   summary: "Verify an account's e-mail address with the token of its link",
-  request: { body: jsonBody(z.object({ token: z.string().min(1).max(200) })) },
+  security: access.public,
+  request: {
+    body: jsonBody(z.object({ token: z.string().min(1).max(200) }), {
+      example: { token: 'Xk3v9QpL2mW8rT5yB1nC7dF4gH0jS6aE' },
+    }),
+  },
   responses: {
     200: jsonResponse('Verified', z.object({ ok: z.literal(true) })),
-    400: jsonErrorResponse('Used, replaced, expired or unknown token'),
+    400: jsonErrorResponse('Used, replaced, expired or unknown token', errors.reset_token_invalid),
   },
 });
 

@@ -13,6 +13,7 @@
 import { platformErrors } from '@xv/platform';
 import {
   type App,
+  access,
   createRoute,
   isInternalCaller,
   jsonErrorResponse,
@@ -26,17 +27,22 @@ const epochRoute = createRoute({
   method: 'get',
   path: '/api/revocations/epoch',
   summary: 'The revocation epoch (a long-poll: answers when it differs from `after`, or after ~25 s)',
+  security: access.public,
   request: {
     query: z.object({
       after: z
         .string()
         .regex(/^\d{1,15}$/, 'must be an epoch number')
-        .optional(),
+        .optional()
+        .openapi({ example: '41' }),
     }),
   },
   responses: {
-    200: jsonResponse('The current epoch', z.object({ epoch: z.number().int() })),
-    400: jsonErrorResponse('`after` is not a number'),
+    200: jsonResponse('The current epoch', z.object({ epoch: z.number().int() }), { epoch: 42 }),
+    400: jsonErrorResponse('`after` is not a number', [
+      platformErrors.invalid_request,
+      'query.after: must be an epoch number',
+    ]),
   },
 });
 

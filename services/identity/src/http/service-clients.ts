@@ -6,9 +6,10 @@
  * | GET    /api/service-clients/me  | bearer service token               |                          | `{id, name, realm_id, org_id, scopes}` or 401 |
  * `POST /account/service-clients/:id/revoke` is the account page's form for a revocation without script.
  */
-import { guardErrors } from '@xv/platform';
+import { guardErrors, platformErrors } from '@xv/platform';
 import {
   type App,
+  access,
   activeMembership,
   bearerToken,
   createRoute,
@@ -48,6 +49,7 @@ const createRouteDef = createRoute({
   method: 'post',
   path: '/api/service-clients',
   summary: 'Create a service client; its token is shown once',
+  security: access.session,
   request: {
     body: jsonBody(
       z.object({
@@ -55,13 +57,30 @@ const createRouteDef = createRoute({
         scopes: z.array(z.string().max(64).regex(SCOPE_PATTERN)).min(1).max(20),
         org_id: z.string().max(64).nullable().optional(),
       }),
+      { example: { name: 'Nightly report job', scopes: ['seal:issue'], org_id: 'org_acme' } },
     ),
   },
   responses: {
-    201: jsonResponse('Created', clientInfo.extend({ token: z.string() })),
-    401: jsonErrorResponse('Not signed in'),
-    400: jsonErrorResponse('A scope XV does not know (unknown_scope, with the known `scopes`)'),
-    403: jsonErrorResponse('Not an administrator of the organization'),
+    201: jsonResponse('Created', clientInfo.extend({ token: z.string() }), {
+      id: 'svc_5t8w2q',
+      name: 'Nightly report job',
+      realm_id: 'default',
+      org_id: 'org_acme',
+      scopes: ['seal:issue'],
+      token: 'xvc_N4q8LwP2zK7rT1mY6bV3cX9dF0gH5jS',
+    }),
+    401: jsonErrorResponse('Not signed in', [platformErrors.unauthenticated, 'Sign in first.']),
+    400: jsonErrorResponse(
+      'A scope XV does not know (unknown_scope, with the known `scopes`)',
+      errors.unknown_scope,
+    ),
+    403: jsonErrorResponse(
+      'Not an administrator of the organization',
+      guardErrors.not_a_member,
+      errors.no_active_organization,
+      errors.admin_required,
+      errors.realm_wide_forbidden,
+    ),
   },
 });
 
@@ -69,7 +88,8 @@ const listRoute = createRoute({
   method: 'get',
   path: '/api/service-clients',
   summary: 'Live service clients of an organization',
-  request: { query: z.object({ org_id: z.string().max(64).optional() }) },
+  security: access.session,
+  request: { query: z.object({ org_id: z.string().max(64).optional().openapi({ example: 'org_acme' }) }) },
   responses: {
     200: jsonResponse(
       'Clients',
@@ -77,8 +97,13 @@ const listRoute = createRoute({
         clients: z.array(clientInfo.extend({ created_at: z.number(), last_used_at: z.number().nullable() })),
       }),
     ),
-    401: jsonErrorResponse('Not signed in'),
-    403: jsonErrorResponse('Not an administrator'),
+    401: jsonErrorResponse('Not signed in', [platformErrors.unauthenticated, 'Sign in first.']),
+    403: jsonErrorResponse(
+      'Not an administrator',
+      guardErrors.not_a_member,
+      errors.no_active_organization,
+      errors.admin_required,
+    ),
   },
 });
 
@@ -86,12 +111,13 @@ const revokeRoute = createRoute({
   method: 'delete',
   path: '/api/service-clients/{id}',
   summary: 'Revoke a service client',
-  request: { params: z.object({ id: z.string().max(64) }) },
+  security: access.session,
+  request: { params: z.object({ id: z.string().max(64).openapi({ example: 'svc_5t8w2q' }) }) },
   responses: {
     200: jsonResponse('Revoked', okBody),
-    401: jsonErrorResponse('Not signed in'),
-    403: jsonErrorResponse('Not an administrator'),
-    404: jsonErrorResponse('No such client'),
+    401: jsonErrorResponse('Not signed in', [platformErrors.unauthenticated, 'Sign in first.']),
+    403: jsonErrorResponse('Not an administrator', guardErrors.not_a_member, errors.admin_required),
+    404: jsonErrorResponse('No such client', errors.service_client_not_found),
   },
 });
 
@@ -99,10 +125,10 @@ const meRoute = createRoute({
   method: 'get',
   path: '/api/service-clients/me',
   summary: 'The service client of the bearer token (how other services check a token)',
-  security: [{ bearer: [] }],
+  security: [{ serviceToken: [] }],
   responses: {
     200: jsonResponse('The client', clientInfo),
-    401: jsonErrorResponse('No valid token'),
+    401: jsonErrorResponse('No valid token', guardErrors.invalid_token),
   },
 });
 

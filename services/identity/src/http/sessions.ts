@@ -3,7 +3,7 @@
  * | GET /api/session | cookie `xv_session`; credentialed CORS for the shared domain | session object, or 401 `{authenticated:false}` |
  * | GET /step-up     | query `redirect*`, `aal` (default AAL2), `max_age` (seconds)   | 302 to `redirect` at the level (proved within `max_age` when given), else to `/login?aal&redirect`; 400 page for a bad redirect |
  */
-import { type App, createRoute, jsonResponse, sharedDomainCors, z } from '@xv/platform/http';
+import { type App, access, createRoute, jsonResponse, sharedDomainCors, z } from '@xv/platform/http';
 import { isLevel, meetsLevel, provedWithin } from '../sessions/assurance.js';
 import type { IdentityContext } from './context.js';
 import { withQuery } from './forms.js';
@@ -15,6 +15,7 @@ const sessionRoute = createRoute({
   method: 'get',
   path: '/api/session',
   summary: 'The signed-in session of the xv_session cookie',
+  security: access.session,
   responses: {
     200: jsonResponse('The session', sessionSchema),
     401: jsonResponse('No valid session', z.object({ authenticated: z.literal(false) })),

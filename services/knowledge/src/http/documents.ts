@@ -7,11 +7,17 @@
  * `GET /api/documents[/:docId]` for reviewers, and `POST /api/documents/:docId/visibility`
  * (a reviewer marks an approved document public for the organization's public assistant).
  */
-import { type App, createRoute, jsonBody, jsonResponse, z } from '@xv/platform/http';
+import { guardErrors, platformErrors } from '@xv/platform';
+import { type App, access, createRoute, errorResponses, jsonBody, jsonResponse, z } from '@xv/platform/http';
 import { DOCUMENT_STATES } from '../documents/model.js';
+import { errors } from '../errors.js';
 import type { Knowledge } from './context.js';
 
-const DocId = z.string().min(1).max(64);
+const DocId = z.string().min(1).max(64).openapi({ example: 'doc_01HZX4' });
+const HASH_EXAMPLE = 'sha256-5d41402abc4b2a76b9719d911017c592ae1a5a1f3b2c4d5e6f708192a3b4c5d6';
+/** A failed token attempt counts towards a per-address limit. */
+const syncErrors = [platformErrors.rate_limited] as const;
+const reviewerErrors = [guardErrors.not_a_member, errors.review_forbidden] as const;
 const State = z.enum(DOCUMENT_STATES);
 const MAX_CONTENT = 2_000_000;
 
@@ -19,6 +25,7 @@ const push = createRoute({
   method: 'post',
   path: '/api/sync/push',
   summary: 'Push a Markdown document from the vault (makes or updates a draft)',
+  security: access.personalToken('sync'),
   request: {
     body: jsonBody(
       z.object({
@@ -27,10 +34,23 @@ const push = createRoute({
         hash: z.string().min(1).max(80),
         title: z.string().max(1000).optional(),
       }),
+      {
+        example: {
+          path: 'sales/discounts.md',
+          content: '# Discount policy\n\nDiscounts above 15 percent need the sales director’s approval.\n',
+          hash: HASH_EXAMPLE,
+          title: 'Discount policy',
+        },
+      },
     ),
   },
   responses: {
-    200: jsonResponse('The document', z.object({ docId: z.string(), state: State, unchanged: z.boolean() })),
+    200: jsonResponse('The document', z.object({ docId: z.string(), state: State, unchanged: z.boolean() }), {
+      docId: 'doc_01HZX4',
+      state: 'draft',
+      unchanged: false,
+    }),
+    ...errorResponses(errors.invalid_path, errors.hash_mismatch, ...syncErrors),
   },
 });
 
@@ -38,9 +58,14 @@ const submit = createRoute({
   method: 'post',
   path: '/api/sync/submit',
   summary: 'Submit a draft for review',
-  request: { body: jsonBody(z.object({ docId: DocId })) },
+  security: access.personalToken('sync'),
+  request: { body: jsonBody(z.object({ docId: DocId }), { example: { docId: 'doc_01HZX4' } }) },
   responses: {
-    200: jsonResponse('Under review', z.object({ ok: z.literal(true), state: z.literal('under_review') })),
+    200: jsonResponse('Under review', z.object({ ok: z.literal(true), state: z.literal('under_review') }), {
+      ok: true,
+      state: 'under_review',
+    }),
+    ...errorResponses(errors.document_not_found, errors.not_a_draft, ...syncErrors),
   },
 });
 
@@ -48,8 +73,19 @@ const retire = createRoute({
   method: 'post',
   path: '/api/sync/retire',
   summary: 'Retire a document whose file was deleted from the vault',
-  request: { body: jsonBody(z.object({ path: z.string().min(1).max(1024) })) },
+  security: access.personalToken('sync'),
+  request: {
+    body: jsonBody(z.object({ path: z.string().min(1).max(1024) }), {
+      example: { path: 'sales/discounts.md' },
+    }),
+  },
   responses: {
+    ...errorResponses(
+      errors.invalid_path,
+      errors.document_not_found,
+      errors.nothing_to_retire,
+      ...syncErrors,
+    ),
     200: jsonResponse(
       'Retired, or a retirement waiting for review',
       z.object({ ok: z.literal(true), docId: z.string(), state: State }),
@@ -61,7 +97,9 @@ const manifest = createRoute({
   method: 'get',
   path: '/api/sync/manifest',
   summary: 'Paths, hashes and states of the organization’s documents',
+  security: access.personalToken('sync'),
   responses: {
+    ...errorResponses(...syncErrors),
     200: jsonResponse(
       'Every document of the organization',
       z.object({
@@ -85,6 +123,7 @@ const decide = createRoute({
   method: 'post',
   path: '/api/review/decide',
   summary: 'Approve or reject a document under review',
+  security: access.session,
   request: {
     body: jsonBody(
       z.object({
@@ -98,9 +137,31 @@ const decide = createRoute({
          */
         revision: z.string().max(80).optional(),
       }),
+      {
+        example: {
+          docId: 'doc_01HZX4',
+          decision: 'approve',
+          note: 'Matches the pricing committee’s decision.',
+          revision: HASH_EXAMPLE,
+        },
+      },
     ),
   },
-  responses: { 200: jsonResponse('The decision', z.object({ ok: z.literal(true), state: State })) },
+  responses: {
+    200: jsonResponse('The decision', z.object({ ok: z.literal(true), state: State }), {
+      ok: true,
+      state: 'approved',
+    }),
+    ...errorResponses(
+      errors.invalid_revision,
+      ...reviewerErrors,
+      errors.maker_cannot_review,
+      errors.document_not_found,
+      errors.not_under_review,
+      errors.revision_changed,
+      errors.embedder_unavailable,
+    ),
+  },
 });
 
 const Summary = z.object({
@@ -118,6 +179,7 @@ const listDocuments = createRoute({
   method: 'get',
   path: '/api/documents',
   summary: 'Documents of the organization, newest first (reviewers)',
+  security: access.session,
   request: {
     query: z.object({
       state: State.optional(),
@@ -125,15 +187,20 @@ const listDocuments = createRoute({
       offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
     }),
   },
-  responses: { 200: jsonResponse('Documents', z.object({ documents: z.array(Summary) })) },
+  responses: {
+    200: jsonResponse('Documents', z.object({ documents: z.array(Summary) })),
+    ...errorResponses(...reviewerErrors),
+  },
 });
 
 const getDocument = createRoute({
   method: 'get',
   path: '/api/documents/{docId}',
   summary: 'A document with its newest revision, the live revision and its review history (reviewers)',
+  security: access.session,
   request: { params: z.object({ docId: DocId }) },
   responses: {
+    ...errorResponses(...reviewerErrors, errors.document_not_found),
     200: jsonResponse(
       'The document',
       Summary.extend({
@@ -165,8 +232,13 @@ const visibility = createRoute({
   path: '/api/documents/{docId}/visibility',
   summary:
     "Mark an approved document public (served by the organization's public assistant) or not (reviewers)",
-  request: { params: z.object({ docId: DocId }), body: jsonBody(z.object({ public: z.boolean() })) },
+  security: access.session,
+  request: {
+    params: z.object({ docId: DocId }),
+    body: jsonBody(z.object({ public: z.boolean() }), { example: { public: true } }),
+  },
   responses: {
+    ...errorResponses(...reviewerErrors, errors.document_not_found, errors.not_approved),
     200: jsonResponse('Saved', z.object({ ok: z.literal(true), docId: z.string(), public: z.boolean() })),
   },
 });

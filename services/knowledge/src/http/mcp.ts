@@ -12,6 +12,13 @@
  * Origin and Host are checked before the SDK sees the request (DNS rebinding):
  * a browser origin must be this service's own or a site under the shared
  * domain, and Host must name this service or a loopback address.
+ *
+ * MCP authorization (2025-06-18 and later) finds its way from a refusal: every
+ * 401 (and the 403 of a token without `ai:read`) carries `WWW-Authenticate:
+ * Bearer resource_metadata="…"`, naming the protected resource metadata
+ * (RFC 9728) at `/.well-known/oauth-protected-resource/mcp`, which names the
+ * identity service as the authorization server. Personal access tokens are what
+ * that server hands out today; they keep working as before.
  */
 import {
   createMcpHandler,
@@ -20,8 +27,8 @@ import {
   McpServer,
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
-import { platformErrors } from '@xv/platform';
-import { type App, isSharedDomainOrigin, z } from '@xv/platform/http';
+import { AppError, platformErrors } from '@xv/platform';
+import { type App, createRoute, isSharedDomainOrigin, jsonResponse, publicCors, z } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { DEFAULT_TOP_K, MAX_TOP_K } from '../search/limits.js';
 import type { Knowledge } from './context.js';
@@ -41,7 +48,9 @@ export function registerMcp(app: App, k: Knowledge, options: { allowedHosts: str
       throw platformErrors.forbidden_origin('This origin may not call the MCP server.');
     const badHost = hostHeaderValidationResponse(c.req.raw, allowedHosts);
     if (badHost) return badHost;
-    const caller = await k.auth.token(c, 'ai:read');
+    const caller = await k.auth.token(c, 'ai:read').catch((error: unknown) => {
+      throw withBearerChallenge(error, c, metadataUrl);
+    });
     return handler.fetch(c.req.raw, {
       authInfo: {
         token: 'xkb',
@@ -51,9 +60,80 @@ export function registerMcp(app: App, k: Knowledge, options: { allowedHosts: str
       },
     });
   };
+  const metadataUrl = `${k.url}${METADATA_PATH}/mcp`;
+  const metadata = protectedResourceMetadata(k);
+  app.use(`${METADATA_PATH}/*`, publicCors());
+  app.use(METADATA_PATH, publicCors());
+  // The path-suffixed form is the resource's own (RFC 9728 §3.1); the bare one serves
+  // clients that look at the root of the server first, as 2025-06-18 clients do.
+  for (const path of [METADATA_PATH, `${METADATA_PATH}/mcp`])
+    app.openapi({ ...metadataRoute, path }, (c) => c.json(metadata, 200));
   app.post('/mcp', serve);
   app.get('/mcp', serve);
   app.delete('/mcp', serve);
+}
+
+const METADATA_PATH = '/.well-known/oauth-protected-resource';
+const MCP_SCOPE = 'ai:read';
+
+const protectedResourceMetadataBody = z
+  .object({
+    resource: z.url(),
+    authorization_servers: z.array(z.url()),
+    scopes_supported: z.array(z.string()),
+    bearer_methods_supported: z.array(z.enum(['header'])),
+    resource_name: z.string(),
+    resource_documentation: z.url(),
+  })
+  .openapi('ProtectedResourceMetadata');
+
+const metadataRoute = createRoute({
+  method: 'get',
+  path: METADATA_PATH,
+  summary: 'OAuth protected resource metadata of the MCP server (RFC 9728)',
+  tags: ['MCP'],
+  security: [],
+  responses: {
+    200: jsonResponse(
+      'Where to get a token for `/mcp`, and which scope it needs',
+      protectedResourceMetadataBody,
+      {
+        resource: 'https://kb.example.com/mcp',
+        authorization_servers: ['https://id.example.com'],
+        scopes_supported: [MCP_SCOPE],
+        bearer_methods_supported: ['header'],
+        resource_name: 'XV knowledge base (MCP)',
+        resource_documentation: 'https://kb.example.com/docs',
+      },
+    ),
+  },
+});
+
+function protectedResourceMetadata(k: Knowledge): z.infer<typeof protectedResourceMetadataBody> {
+  return {
+    resource: `${k.url}/mcp`,
+    authorization_servers: [k.identityUrl],
+    scopes_supported: [MCP_SCOPE],
+    bearer_methods_supported: ['header'],
+    resource_name: 'XV knowledge base (MCP)',
+    resource_documentation: `${k.url}/docs`,
+  };
+}
+
+/**
+ * A refusal of `/mcp` with the RFC 6750 challenge that points to the metadata: no
+ * error attribute when no credential came (§3.1), `invalid_token` for a bad one,
+ * `insufficient_scope` for a token without `ai:read`.
+ */
+function withBearerChallenge(error: unknown, c: Context, metadataUrl: string): unknown {
+  if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 403)) return error;
+  const attributes = [`resource_metadata="${metadataUrl}"`, `scope="${MCP_SCOPE}"`];
+  if (error.status === 403) attributes.push('error="insufficient_scope"');
+  else if (c.req.header('authorization') !== undefined) attributes.push('error="invalid_token"');
+  return new AppError(error.status, error.code, error.message, error.extra, {
+    ...error.headers,
+    'WWW-Authenticate': `Bearer ${attributes.join(', ')}`,
+  });
 }
 
 function orgOf(context: McpRequestContext): string {

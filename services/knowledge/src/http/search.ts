@@ -7,11 +7,13 @@
  * public, for anyone (the agent's anonymous visitors), only while the
  * organization's public assistant is on; limited per IP address.
  */
+import { guardErrors, platformErrors } from '@xv/platform';
 import {
   type App,
+  access,
   createRoute,
+  errorResponses,
   jsonBody,
-  jsonErrorResponse,
   jsonResponse,
   limitByIp,
   publicCors,
@@ -46,28 +48,41 @@ function checkTopK(topK: number): number {
   return topK;
 }
 
-const failures = {
-  400: jsonErrorResponse(`Invalid body, or topK above ${MAX_TOP_K} (top_k_too_large, with maximum)`),
+const hitExample = {
+  docId: 'doc_01HZX4',
+  title: 'Discount policy',
+  headingPath: 'Discount policy > Approval',
+  text: 'Discounts above 15 percent need the sales director’s approval.',
+  score: 0.83,
+  passages: [],
 };
 
 const search = createRoute({
   method: 'post',
   path: '/api/ai/search',
   summary: 'Search the approved knowledge of your organization',
+  security: access.sessionOrPersonalToken('ai:read'),
   request: {
     body: jsonBody(
       z.object({
         query: z.string().trim().min(1).max(2000),
         topK: TopK,
       }),
+      { example: { query: 'who approves large discounts', topK: 3 } },
     ),
   },
   responses: {
     200: jsonResponse(
       'The best documents, at most topK, each once with its best passage',
       z.object({ hits: z.array(SearchHitSchema) }),
+      { hits: [hitExample] },
     ),
-    ...failures,
+    ...errorResponses(
+      errors.top_k_too_large,
+      guardErrors.not_a_member,
+      platformErrors.rate_limited,
+      errors.embedder_unavailable,
+    ),
   },
 });
 
@@ -75,6 +90,7 @@ const publicSearch = createRoute({
   method: 'post',
   path: '/api/public/search',
   summary: 'Search the documents an organization with a public assistant marked public (no sign-in)',
+  security: access.public,
   request: {
     body: jsonBody(
       z.object({
@@ -82,14 +98,30 @@ const publicSearch = createRoute({
         query: z.string().trim().min(1).max(2000),
         topK: TopK,
       }),
+      { example: { orgId: 'org_acme', query: 'how fast do orders ship', topK: 5 } },
     ),
   },
   responses: {
     200: jsonResponse(
       'The best public documents, at most topK, each once with its best passage',
       z.object({ hits: z.array(SearchHitSchema) }),
+      {
+        hits: [
+          {
+            ...hitExample,
+            title: 'Shipping',
+            headingPath: 'Shipping',
+            text: 'Orders ship within two business days.',
+          },
+        ],
+      },
     ),
-    ...failures,
+    ...errorResponses(
+      errors.top_k_too_large,
+      errors.no_public_assistant,
+      platformErrors.rate_limited,
+      errors.embedder_unavailable,
+    ),
   },
 });
 

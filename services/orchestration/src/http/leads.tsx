@@ -17,10 +17,12 @@ import {
 } from '@xv/platform';
 import {
   type App,
+  access,
   allowInContentSecurityPolicy,
   clientIp,
   createRoute,
   cspNonce,
+  errorResponses,
   limitByIp,
   z,
 } from '@xv/platform/http';
@@ -63,14 +65,39 @@ const postLead = createRoute({
   method: 'post',
   path: '/api/lead',
   summary: 'Capture a lead',
-  request: { body: { required: true, content: { 'application/json': { schema: leadBody } } } },
+  security: access.public,
+  // The route's own hook answers a field the schema refuses with `invalid`.
+  'x-input-error': 'invalid',
+  request: {
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: leadBody,
+          example: {
+            name: 'Ada Lovelace',
+            email: 'ada@analytical.example',
+            company: 'Analytical Engines',
+            tool: 'crm',
+          },
+        },
+      },
+    },
+  },
   responses: {
     200: {
       description: 'Stored (or merged into the lead of the same address)',
       content: { 'application/json': { schema: z.object({ ok: z.literal(true) }) } },
     },
-    400: { description: '`invalid`, `personal_email` or a challenge error' },
-    429: { description: '`rate_limited`' },
+    ...errorResponses(
+      errors.invalid,
+      errors.personal_email,
+      errors.challenge_required,
+      errors.challenge_failed,
+      errors.challenge_reused,
+      platformErrors.rate_limited,
+      errors.challenge_unavailable,
+    ),
   },
 });
 
@@ -78,7 +105,9 @@ const getChallenge = createRoute({
   method: 'get',
   path: '/api/lead/challenge',
   summary: 'A new ALTCHA proof-of-work challenge for the lead form',
+  security: access.public,
   responses: {
+    ...errorResponses(platformErrors.rate_limited),
     200: {
       description: 'ALTCHA v2 challenge',
       content: {
@@ -90,7 +119,7 @@ const getChallenge = createRoute({
         },
       },
     },
-    503: { description: '`challenge_unavailable` when ALTCHA is not the configured challenge' },
+    ...errorResponses([errors.challenge_unavailable, 'ALTCHA is not the configured challenge.']),
   },
 });
 
@@ -98,7 +127,7 @@ const getLeads = createRoute({
   method: 'get',
   path: '/api/leads',
   summary: 'List leads (operator)',
-  security: [{ bearer: [] }],
+  security: access.operator,
   request: {
     query: z.object({
       limit: z.coerce.number().int().min(1).max(500).default(50),
@@ -129,7 +158,10 @@ const getLeads = createRoute({
         },
       },
     },
-    401: { description: '`unauthenticated`' },
+    ...errorResponses(
+      [platformErrors.unauthenticated, 'Send the operator token as a bearer token.'],
+      platformErrors.rate_limited,
+    ),
   },
 });
 

@@ -3,8 +3,9 @@
  * | POST | /api/route | public | `{prompt*, difficulty}` → route result |
  */
 
-import type { RateLimiter } from '@xv/platform';
-import { type App, createRoute, limitByIp, z } from '@xv/platform/http';
+import { platformErrors, type RateLimiter } from '@xv/platform';
+import { type App, access, createRoute, errorResponses, limitByIp, z } from '@xv/platform/http';
+import { errors } from '../errors.js';
 import { checkPrompt, type ModelRouter, PROMPT_MAX_CHARACTERS } from '../router/router.js';
 import { TIER_NAMES } from '../router/tiers.js';
 
@@ -20,6 +21,7 @@ const routePrompt = createRoute({
   method: 'post',
   path: '/api/route',
   summary: 'Answer a prompt with the first model of the tier that succeeds',
+  security: access.public,
   request: {
     body: {
       required: true,
@@ -32,6 +34,7 @@ const routePrompt = createRoute({
               .openapi({ description: `Required; at most ${PROMPT_MAX_CHARACTERS} characters` }),
             difficulty: z.enum(TIER_NAMES).default('balanced'),
           }),
+          example: { prompt: 'Summarise our refund policy in one sentence.', difficulty: 'balanced' },
         },
       },
     },
@@ -49,13 +52,24 @@ const routePrompt = createRoute({
             answer: z.string(),
             hops: z.array(hop),
           }),
+          example: {
+            ok: true,
+            label: 'Balanced',
+            model: 'openai-compatible:llama-3.1-8b-instruct',
+            latencyMs: 812,
+            answer: 'Refunds are paid within 14 days of the returned item reaching us.',
+            hops: [{ model: 'openai-compatible:llama-3.1-8b-instruct', status: 'ok', latencyMs: 812 }],
+          },
         },
       },
     },
-    400: { description: '`empty_prompt`, `prompt_too_long` or `invalid_request`' },
-    429: { description: '`rate_limited`' },
-    502: { description: '`all_failed`, with `hops`' },
-    503: { description: '`ai_unavailable`' },
+    ...errorResponses(
+      errors.empty_prompt,
+      errors.prompt_too_long,
+      platformErrors.rate_limited,
+      errors.all_failed,
+      errors.ai_unavailable,
+    ),
   },
 });
 

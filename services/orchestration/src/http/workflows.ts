@@ -6,7 +6,8 @@
  */
 
 import type { RateLimiter } from '@xv/platform';
-import { type App, clientIp, createRoute, limitByIp, z } from '@xv/platform/http';
+import { platformErrors } from '@xv/platform';
+import { type App, access, clientIp, createRoute, errorResponses, limitByIp, z } from '@xv/platform/http';
 import { errors } from '../errors.js';
 import type { RunView } from '../workflows/engine.js';
 import { inputJsonSchema } from '../workflows/input.js';
@@ -33,6 +34,7 @@ const runWorkflow = createRoute({
   method: 'post',
   path: '/api/wf',
   summary: 'Run a workflow (idempotent with idemKey)',
+  security: access.public,
   request: {
     body: {
       required: true,
@@ -50,23 +52,52 @@ const runWorkflow = createRoute({
               .optional()
               .openapi({ description: `At most ${IDEM_KEY_MAX_CHARACTERS} characters` }),
           }),
+          example: {
+            workflow: 'support-triage',
+            input: { message: 'The invoice for order 1042 is wrong.' },
+            idemKey: 'triage-1042-1',
+          },
         },
       },
     },
   },
   responses: {
-    200: { description: 'The finished run', content: { 'application/json': { schema: runResponse } } },
+    200: {
+      description: 'The finished run',
+      content: {
+        'application/json': {
+          schema: runResponse,
+          example: {
+            ok: true,
+            runId: 'run_01J2K8',
+            workflow: 'support-triage',
+            status: 'done',
+            steps: [{ id: 'classify', type: 'ai', status: 'done', output: 'billing', attempts: 1 }],
+            result: { category: 'billing' },
+          },
+        },
+      },
+    },
     202: {
       description: 'Still running (a duplicate that waited too long)',
       content: { 'application/json': { schema: runResponse } },
     },
-    400: {
-      description:
-        '`unknown_workflow`, `empty_input`, `invalid_input`, `idem_key_too_long`; for a workflow that creates a lead, `invalid`, `personal_email` and the bot challenge errors',
-    },
-    422: { description: '`idempotency_key_reused`: the idemKey was used with a different input' },
-    429: { description: '`rate_limited`' },
-    502: { description: '`workflow_failed`, with runId, status `failed`, steps and the failed step' },
+    // A workflow that creates a lead answers as `POST /api/lead` does, too.
+    ...errorResponses(
+      errors.unknown_workflow,
+      errors.empty_input,
+      errors.invalid_input,
+      errors.idem_key_too_long,
+      errors.invalid,
+      errors.personal_email,
+      errors.challenge_required,
+      errors.challenge_failed,
+      errors.challenge_reused,
+      errors.idempotency_key_reused,
+      platformErrors.rate_limited,
+      errors.workflow_failed,
+      errors.challenge_unavailable,
+    ),
   },
 });
 
@@ -74,7 +105,8 @@ const getRun = createRoute({
   method: 'get',
   path: '/api/wf',
   summary: 'A run record',
-  request: { query: z.object({ id: z.string().max(100) }) },
+  security: access.public,
+  request: { query: z.object({ id: z.string().max(100).openapi({ example: 'run_01J2K8' }) }) },
   responses: {
     200: {
       description: 'The run and its steps',
@@ -95,7 +127,7 @@ const getRun = createRoute({
         },
       },
     },
-    404: { description: '`not_found`' },
+    ...errorResponses([platformErrors.not_found, 'No run has that id.'], platformErrors.rate_limited),
   },
 });
 
@@ -103,7 +135,9 @@ const listWorkflows = createRoute({
   method: 'get',
   path: '/api/workflows',
   summary: 'The registered workflows',
+  security: access.public,
   responses: {
+    ...errorResponses(platformErrors.rate_limited),
     200: {
       description: 'Each workflow with its input JSON Schema',
       content: {

@@ -6,8 +6,10 @@
  * | GET  /vc/{type}       | none, any origin | | type metadata |
  * | GET  /status/{listId} | none, any origin | | `statuslist+jwt` (IETF Token Status List) |
  */
+import { guardErrors } from '@xv/platform';
 import {
   type App,
+  access,
   createRoute,
   jsonBody,
   jsonErrorResponse,
@@ -45,6 +47,7 @@ const issueRoute = createRoute({
   method: 'post',
   path: '/api/did/issue',
   summary: 'Issue an SD-JWT verifiable credential',
+  security: access.sessionOrServiceToken('did:issue'),
   request: {
     body: jsonBody(
       z.object({
@@ -56,10 +59,23 @@ const issueRoute = createRoute({
   },
   responses: {
     200: jsonResponse('The credential', credentialSchema),
-    400: jsonErrorResponse('Bad request'),
+    400: jsonErrorResponse(
+      'Bad request',
+      credentialErrors.unknown_type,
+      credentialErrors.type_required,
+      credentialErrors.org_required,
+      credentialErrors.claims_not_allowed,
+      credentialErrors.invalid_claims,
+    ),
     401: jsonErrorResponse('No session or token'),
-    403: jsonErrorResponse('Not allowed'),
-    404: jsonErrorResponse('No such organization'),
+    403: jsonErrorResponse(
+      'Not allowed',
+      guardErrors.not_a_member,
+      guardErrors.wrong_organization,
+      credentialErrors.admin_required,
+      credentialErrors.service_client_not_allowed,
+    ),
+    404: jsonErrorResponse('No such organization', credentialErrors.org_not_found),
   },
 });
 
@@ -67,6 +83,7 @@ const verifyRoute = createRoute({
   method: 'post',
   path: '/api/did/verify',
   summary: 'Verify an SD-JWT credential of this issuer (and its key binding when a nonce is given)',
+  security: access.public,
   request: {
     body: jsonBody(
       z.object({
@@ -94,7 +111,7 @@ const verifyRoute = createRoute({
         z.object({ valid: z.literal(false), reason: z.string(), message: z.string() }),
       ]),
     ),
-    400: jsonErrorResponse('No credential was given'),
+    400: jsonErrorResponse('No credential was given', credentialErrors.credential_required),
   },
 });
 
@@ -102,12 +119,13 @@ const revokeRoute = createRoute({
   method: 'post',
   path: '/api/did/revoke',
   summary: 'Revoke a credential (published through the status list)',
+  security: access.session,
   request: { body: jsonBody(z.object({ id: z.string().min(1).max(64) })) },
   responses: {
     200: jsonResponse('Revoked', okBody),
     401: jsonErrorResponse('No session'),
-    403: jsonErrorResponse('Not the owner'),
-    404: jsonErrorResponse('No such credential'),
+    403: jsonErrorResponse('Not the owner', credentialErrors.not_credential_owner),
+    404: jsonErrorResponse('No such credential', credentialErrors.credential_not_found),
   },
 });
 
@@ -115,7 +133,8 @@ const typeMetadataRoute = createRoute({
   method: 'get',
   path: '/vc/{type}',
   summary: 'Credential type metadata',
-  request: { params: z.object({ type: z.string().max(64) }) },
+  security: access.public,
+  request: { params: z.object({ type: z.string().max(64).openapi({ example: 'IdentityCredential' }) }) },
   responses: {
     200: jsonResponse(
       'Type metadata',
@@ -126,7 +145,7 @@ const typeMetadataRoute = createRoute({
         claims: z.record(z.string(), z.object({ name: z.string(), required: z.boolean().optional() })),
       }),
     ),
-    404: jsonErrorResponse('No such type'),
+    404: jsonErrorResponse('No such type', credentialErrors.unknown_credential_type),
   },
 });
 

@@ -10,9 +10,10 @@
  * The wallet endpoints answer errors as OAuth does: `{error, error_description}`.
  */
 
-import { AppError, consumeOrReject, createRateLimiter, type RateLimiter } from '@xv/platform';
+import { AppError, consumeOrReject, createRateLimiter, guardErrors, type RateLimiter } from '@xv/platform';
 import {
   type App,
+  access,
   activeMembership,
   clientIp,
   createRoute,
@@ -43,6 +44,7 @@ const offerRoute = createRoute({
   method: 'post',
   path: '/api/did/offer',
   summary: 'Create an OpenID4VCI credential offer (pre-authorized code, optional PIN) for your wallet',
+  security: access.session,
   request: {
     body: jsonBody(
       z.object({
@@ -64,9 +66,18 @@ const offerRoute = createRoute({
         expiresAt: z.number().int(),
       }),
     ),
-    400: jsonErrorResponse('Bad request'),
+    400: jsonErrorResponse(
+      'Bad request',
+      credentialErrors.type_required,
+      credentialErrors.unknown_type,
+      credentialErrors.org_required,
+    ),
     401: jsonErrorResponse('No session'),
-    403: jsonErrorResponse('Not a member or not an admin'),
+    403: jsonErrorResponse(
+      'Not a member or not an admin',
+      guardErrors.not_a_member,
+      credentialErrors.admin_required,
+    ),
   },
 });
 
@@ -75,11 +86,20 @@ const offerDocumentRoute = createRoute({
   path: '/api/oid4vci/offers/{reference}',
   summary:
     "A credential offer by reference (the wallet's credential_offer_uri): served once, until it expires",
-  request: { params: z.object({ reference: z.string().max(128) }) },
+  security: access.public,
+  request: {
+    params: z.object({
+      reference: z.string().max(128).openapi({ example: 'xof_q7Vb3nK9pL2mW8rT5yB1nC7dF4gH0jS6aEx3Zt1uR0w' }),
+    }),
+  },
   responses: {
     200: jsonResponse('The credential offer', z.record(z.string(), z.unknown())),
-    404: jsonErrorResponse('No such offer'),
-    410: jsonErrorResponse('Already fetched, or expired'),
+    404: jsonErrorResponse('No such offer', credentialErrors.offer_not_found),
+    410: jsonErrorResponse(
+      'Already fetched, or expired',
+      credentialErrors.offer_already_fetched,
+      credentialErrors.offer_expired,
+    ),
   },
 });
 

@@ -5,11 +5,12 @@
  * | POST   | /api/attestation       | member / `attest:issue` token, or demo |
  * | GET    | /api/attestations/{id} | none (beyond the spec)                 |
  */
-import { type App, createRoute, jsonBody, jsonResponse, z } from '@xv/platform/http';
+import { type App, access, createRoute, errorResponses, jsonBody, jsonResponse, z } from '@xv/platform/http';
 import type { Attestations } from '../../attestations/attestations.js';
+import { errors } from '../../errors.js';
 import type { SealPolicy } from '../../seal/policy.js';
 import type { Callers } from '../callers.js';
-import { AttestationId, IssuerId, Loose, requiredJson } from '../schemas.js';
+import { AttestationId, IssuerId, Loose, requiredJson, signerErrors } from '../schemas.js';
 
 const OnchainAttestation = z
   .object({
@@ -29,6 +30,9 @@ const attestationRoute = createRoute({
   path: '/api/attestation',
   summary:
     'Issue an EAS attestation signed by the issuer: off chain (version 2), and on chain too with `onchain: true`',
+  description:
+    'A member of the issuing organization, or a service token with `attest:issue` for it, attests as that organization; without credentials, only in demo mode, the demo issuer attests.',
+  security: [...access.sessionOrServiceToken('attest:issue'), {}],
   request: {
     body: jsonBody(
       z.object({
@@ -59,9 +63,14 @@ const attestationRoute = createRoute({
         onchain: OnchainAttestation.optional(),
       }),
     ),
-    400: { description: 'invalid_subject, or a missing or malformed field' },
-    422: { description: 'onchain_attestation_rejected: the EAS contract refused the on-chain attestation' },
-    503: { description: 'eas_unavailable or relayer_unavailable: the EAS contracts cannot be reached' },
+    ...errorResponses(
+      ...signerErrors,
+      errors.too_deep,
+      errors.invalid_subject,
+      errors.onchain_attestation_rejected,
+      errors.eas_unavailable,
+      errors.relayer_unavailable,
+    ),
   },
 });
 
@@ -69,8 +78,12 @@ const attestationGetRoute = createRoute({
   method: 'get',
   path: '/api/attestations/{attestationId}',
   summary: 'An attestation, with its signature checked',
+  security: access.public,
   request: { params: z.object({ attestationId: AttestationId }) },
-  responses: { 200: jsonResponse('The attestation', Loose) },
+  responses: {
+    200: jsonResponse('The attestation', Loose),
+    ...errorResponses(errors.attestation_not_found),
+  },
 });
 
 /** `POST /api/attestation`. */

@@ -2,7 +2,7 @@
  * @module http/api/keys
  * `GET /api/keys/jwks`: the issuers' published keys, active and retired.
  */
-import { type App, createRoute, jsonResponse, z } from '@xv/platform/http';
+import { type App, access, createRoute, jsonResponse, z } from '@xv/platform/http';
 import type { PublishedKeys } from '../../issuers/published-keys.js';
 
 const KeyEntry = z
@@ -22,6 +22,7 @@ const jwksRoute = createRoute({
   method: 'get',
   path: '/api/keys/jwks',
   summary: 'Issuer public keys (active and retired; the demo issuer only in demo mode)',
+  security: access.public,
   responses: { 200: jsonResponse('The issuer key set', z.object({ keys: z.array(KeyEntry) })) },
 });
 

@@ -9,34 +9,49 @@
  * | GET    | /api/receipts/{receiptId}       | none (beyond the spec)       |
  * | GET    | /api/receipts/{receiptId}/proof | none: the manifest as a file |
  */
-import { type App, createRoute, jsonBody, jsonResponse, z } from '@xv/platform/http';
+import { type App, access, createRoute, errorResponses, jsonBody, jsonResponse, z } from '@xv/platform/http';
 import { assertJsonDepth } from '../../crypto/canonical.js';
+import { errors } from '../../errors.js';
 import type { Receipts } from '../../receipts/receipts.js';
 import { asP256Jwk } from '../../seal/verify.js';
+import { proofVerificationExample, receiptExample } from '../examples.js';
 import { Loose, Receipt, ReceiptId, Verification } from '../schemas.js';
 
 const verifyReceiptRoute = createRoute({
   method: 'get',
   path: '/api/verify',
   summary: 'Verify a receipt: signatures, integrity, issuer and anchor',
+  security: access.public,
   request: { query: z.object({ receiptId: ReceiptId }) },
-  responses: { 200: jsonResponse('The verification result', Verification) },
+  responses: {
+    200: jsonResponse('The verification result', Verification),
+    ...errorResponses(errors.receipt_not_found),
+  },
 });
 
 const verifyProofRoute = createRoute({
   method: 'post',
   path: '/api/verify',
   summary: 'Verify a proof (a serialized manifest) without the source data',
+  security: access.public,
   request: {
     body: jsonBody(
       z.object({
         proof: z.union([z.string().min(1), Loose]),
         publicJwk: Loose.optional(),
       }),
+      {
+        example: { proof: JSON.stringify(receiptExample.manifest) },
+      },
     ),
   },
   responses: {
-    200: jsonResponse('The verification result; a proof that fails is still a 200', Verification),
+    200: jsonResponse(
+      'The verification result; a proof that fails is still a 200',
+      Verification,
+      proofVerificationExample,
+    ),
+    ...errorResponses(errors.invalid_proof, errors.invalid_public_key, errors.too_deep),
   },
 });
 
@@ -44,16 +59,21 @@ const receiptRoute = createRoute({
   method: 'get',
   path: '/api/receipts/{receiptId}',
   summary: 'A seal receipt',
+  security: access.public,
   request: { params: z.object({ receiptId: ReceiptId }) },
-  responses: { 200: jsonResponse('The seal receipt', Receipt) },
+  responses: { 200: jsonResponse('The seal receipt', Receipt), ...errorResponses(errors.receipt_not_found) },
 });
 
 const proofRoute = createRoute({
   method: 'get',
   path: '/api/receipts/{receiptId}/proof',
   summary: 'Download the proof (the manifest) of a receipt as a file',
+  security: access.public,
   request: { params: z.object({ receiptId: ReceiptId }) },
-  responses: { 200: jsonResponse('The manifest {claim, manifestHash, signatures}', Loose) },
+  responses: {
+    200: jsonResponse('The manifest {claim, manifestHash, signatures}', Loose, receiptExample.manifest),
+    ...errorResponses(errors.receipt_not_found),
+  },
 });
 
 /** The verification routes (`/api/verify`). */

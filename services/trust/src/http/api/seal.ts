@@ -1,18 +1,17 @@
-/**
- * @module http/api/seal
- * `POST /api/seal`: seal a record or AI result (seal/policy.ts says who signs and
- * which sign-in a tier needs).
- */
-import { type App, createRoute, jsonBody, jsonResponse, z } from '@xv/platform/http';
+import { type App, access, createRoute, errorResponses, jsonBody, jsonResponse, z } from '@xv/platform/http';
+import { errors } from '../../errors.js';
 import { MAX_TIER, type SealPolicy } from '../../seal/policy.js';
 import type { Sealing } from '../../seal/sealing.js';
 import type { Callers } from '../callers.js';
-import { IssuerId, Loose, Receipt, requiredJson } from '../schemas.js';
+import { IssuerId, Receipt, requiredJson, signerErrors } from '../schemas.js';
 
 const sealRoute = createRoute({
   method: 'post',
   path: '/api/seal',
   summary: 'Seal a record or AI result: signed manifest and receipt',
+  description:
+    'A member of the issuing organization, or a service token with `seal:issue` for it, signs as that organization; without credentials, only in demo mode, the demo issuer signs.',
+  security: [...access.sessionOrServiceToken('seal:issue'), {}],
   request: {
     body: jsonBody(
       z.object({
@@ -24,11 +23,22 @@ const sealRoute = createRoute({
         anchorNow: z.boolean().optional(),
         issuerId: IssuerId.optional(),
       }),
+      {
+        example: {
+          modelId: 'llama-3.1-8b-instruct',
+          output: { answer: 'Orders ship within two business days.' },
+          input: { question: 'When do orders ship?' },
+          storeInput: false,
+          tier: 1,
+          anchorNow: false,
+          issuerId: 'org_acme',
+        },
+      },
     ),
   },
   responses: {
     200: jsonResponse('The seal receipt', Receipt),
-    403: jsonResponse('stepup_required: tier 2 and above need AAL3 (stepUpUrl says where)', Loose),
+    ...errorResponses(...signerErrors, errors.too_deep, errors.stepup_required, errors.input_too_large),
   },
 });
 
