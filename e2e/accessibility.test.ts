@@ -129,6 +129,8 @@ describe.runIf(hasChromium())('accessibility of every page', () => {
       ['chain-explorer', url('chain')],
       ['chain-lookup-invalid', url('chain', '/tx?hash=nope'), 400],
       ['lead-form', url('orchestration')],
+      ['identity-api-reference', url('identity', '/docs')],
+      ['trust-api-reference', url('trust', '/docs')],
     ]);
     expect(problems).toEqual([]);
   });

@@ -17,11 +17,12 @@ import type { ZodError } from 'zod';
 import { type AnyDatabase, ping } from '../db/database.js';
 import { AppError, isErrorStatus, platformErrors } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { renderDocsInShell } from '../pages/docs.js';
 import type { ServiceName } from '../services.js';
 import type { PlatformSettings } from '../settings/platform.js';
 import { type CspVariables, contentSecurityPolicy, cspNonce } from './csp.js';
 import { csrfProtection, sameSiteOnly } from './csrf.js';
-import { renderDocsPage } from './docs-page.js';
+import { docsPageOf } from './docs-page.js';
 import { createHttpMetrics } from './metrics.js';
 import { errorBody } from './openapi.js';
 import { completeDocument } from './openapi-document.js';
@@ -149,7 +150,7 @@ export function createApp(options: CreateAppOptions) {
     }),
     themeSwitch(settings.sharedDomain),
   );
-  app.get('/docs', (c) => c.html(renderDocsPage(openApiDocument(), cspNonce(c))));
+  app.get('/docs', (c) => c.html(docsPageOf(app, c, openApiDocument(), cspNonce(c))));
 
   app.notFound((c) => errorResponse(platformErrors.not_found(), c));
   app.onError((error, c) => errorResponse(error, c));

@@ -5,7 +5,8 @@
  * screen reader: for each operation who may call it, an example request, and
  * every response with its examples, errors included.
  */
-import { html } from 'hono/html';
+import type { Context } from 'hono';
+import { html, raw } from 'hono/html';
 
 interface Example {
   summary?: string;
@@ -38,7 +39,7 @@ interface Scheme {
   description?: string;
 }
 
-interface OpenApiDocument {
+export interface OpenApiDocument {
   info: { title: string; version: string; description?: string };
   paths?: object;
   components?: { securitySchemes?: object };
@@ -54,41 +55,36 @@ const SCHEME_TITLES: Record<string, string> = {
   operatorToken: 'Operator token',
 };
 
-export function renderDocsPage(doc: OpenApiDocument, nonce: string) {
+/**
+ * The page's own styles, scoped to `.api-docs`. Inside the platform's shell they
+ * take its colours (so the dark theme holds); alone they fall back to light ones.
+ */
+export const DOCS_STYLES = `
+.api-docs .version { color: var(--muted, #5b6472); }
+.api-docs section { border: 1px solid var(--border, #d8dde5); border-radius: 8px; margin: 1rem 0; padding: 0.75rem 1rem; }
+.api-docs h2 { font-size: 1rem; margin: 0; font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+.api-docs h3 { font-size: 0.95rem; margin: 0.75rem 0 0.25rem; }
+.api-docs .method { display: inline-block; min-width: 4.5rem; font-weight: 700; text-transform: uppercase; }
+.api-docs .get { color: var(--ok, #116329); } .api-docs .post { color: var(--accent, #0550ae); }
+.api-docs .delete { color: var(--danger, #a40e26); } .api-docs .put, .api-docs .patch { color: var(--fg, #8a4600); }
+.api-docs pre { background: var(--code-bg, #f5f7fa); padding: 0.5rem; overflow-x: auto; font-size: 13px; margin: 0.25rem 0; }
+.api-docs summary { cursor: pointer; }
+.api-docs .status { font-family: ui-monospace, monospace; font-weight: 700; }
+.api-docs .status-ok { color: var(--ok, #116329); } .api-docs .status-error { color: var(--danger, #a40e26); }
+.api-docs dl.schemes dt { font-weight: 700; } .api-docs dl.schemes dd { margin: 0 0 0.5rem 1rem; }
+.api-docs ul.access { margin: 0.25rem 0; padding-left: 1.25rem; }`;
+
+/** The reference itself: the service, how to authenticate, and every operation. */
+export function docsContent(doc: OpenApiDocument) {
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation | undefined>>;
   const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, Scheme>;
   const operations = Object.entries(paths).flatMap(([path, item]) =>
     METHODS.flatMap((method) => (item[method] ? [{ path, method, op: item[method] }] : [])),
   );
-  return html`<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${doc.info.title} API</title>
-    <style nonce="${nonce}">
-      body { font: 15px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 60rem; padding: 1.5rem; color: #1d2430; }
-      h1 { margin-bottom: 0; } .version { color: #5b6472; }
-      section { border: 1px solid #d8dde5; border-radius: 8px; margin: 1rem 0; padding: 0.75rem 1rem; }
-      h2 { font-size: 1rem; margin: 0; font-family: ui-monospace, monospace; }
-      h3 { font-size: 0.95rem; margin: 0.75rem 0 0.25rem; }
-      .method { display: inline-block; min-width: 4.5rem; font-weight: 700; text-transform: uppercase; }
-      .get { color: #116329; } .post { color: #0550ae; } .delete { color: #a40e26; } .put, .patch { color: #8a4600; }
-      pre { background: #f5f7fa; padding: 0.5rem; overflow-x: auto; font-size: 13px; margin: 0.25rem 0; }
-      summary { cursor: pointer; }
-      .status { font-family: ui-monospace, monospace; font-weight: 700; }
-      .status-ok { color: #116329; } .status-error { color: #a40e26; }
-      dl.schemes dt { font-weight: 700; } dl.schemes dd { margin: 0 0 0.5rem 1rem; }
-      ul.access { margin: 0.25rem 0; padding-left: 1.25rem; }
-    </style>
-  </head>
-  <body>
-    <header>
+  return html`<div class="api-docs">
       <h1>${doc.info.title}</h1>
       <p class="version">Version ${doc.info.version} · <a href="/openapi.json">openapi.json</a></p>
       ${doc.info.description ? html`<p>${doc.info.description}</p>` : ''}
-    </header>
-    <main>
       ${
         Object.keys(schemes).length
           ? html`<section aria-labelledby="authentication"><h2 id="authentication">Authentication</h2>
@@ -128,7 +124,38 @@ export function renderDocsPage(doc: OpenApiDocument, nonce: string) {
           )}
         </section>`,
       )}
-    </main>
+    </div>`;
+}
+
+type DocsRenderer = (c: Context, doc: OpenApiDocument) => string;
+const renderers = new WeakMap<object, DocsRenderer>();
+
+/** How `app` renders `/docs` from now on (the page shell, once the service serves its page assets). */
+export function renderDocsWith(app: object, renderer: DocsRenderer): void {
+  renderers.set(app, renderer);
+}
+
+/** `/docs` for `app`: in the shell when one was set, else a page of its own. */
+export function docsPageOf(app: object, c: Context, doc: OpenApiDocument, nonce: string): string {
+  const renderer = renderers.get(app);
+  return renderer ? renderer(c, doc) : String(renderDocsPage(doc, nonce));
+}
+
+/** The reference as a page of its own, for a service that serves no page shell (no browser assets). */
+export function renderDocsPage(doc: OpenApiDocument, nonce: string) {
+  return html`<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${doc.info.title} API</title>
+    <style nonce="${nonce}">
+      body { font: 15px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 60rem; padding: 1.5rem; color: #1d2430; }
+      ${raw(DOCS_STYLES)}
+    </style>
+  </head>
+  <body>
+    <main>${docsContent(doc)}</main>
   </body>
 </html>`;
 }

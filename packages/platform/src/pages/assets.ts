@@ -17,6 +17,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { App } from '../http/app.js';
+import { renderDocsWith } from '../http/docs-page.js';
+import type { ClientAssets } from './client-assets.js';
+import { renderDocsInShell } from './docs.js';
 import { FAVICON_SVG } from './shell.js';
 import { PLATFORM_STYLESHEET } from './tokens.js';
 
@@ -27,12 +30,7 @@ export interface ClientAsset {
   body: string;
 }
 
-export interface ClientAssets {
-  /** The URL of the script bundled from `src/client/<name>.ts`. */
-  script(name: string): string;
-  /** The URL of the stylesheet bundled from `src/client/<name>.css`; `xv` is the platform's own. */
-  stylesheet(name: string): string;
-}
+export type { ClientAssets } from './client-assets.js';
 
 const ENTRY = /^[a-z0-9][a-z0-9-]*\.(ts|css)$/;
 const CONTENT_TYPES: Record<string, string> = {
@@ -167,5 +165,11 @@ export async function registerClientAssets(app: App, moduleUrl: string): Promise
     if (!asset) throw new Error(`No client ${ext === 'js' ? 'script' : 'stylesheet'} named ${name}`);
     return `/assets/${asset.file}`;
   };
-  return { script: (name) => url('js', name), stylesheet: (name) => url('css', name) };
+  const clientAssets: ClientAssets = {
+    script: (name) => url('js', name),
+    stylesheet: (name) => url('css', name),
+  };
+  // The API reference the platform serves at /docs joins the service's pages in the shell.
+  renderDocsWith(app, (c, doc) => renderDocsInShell(c, clientAssets, doc));
+  return clientAssets;
 }

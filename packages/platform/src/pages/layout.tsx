@@ -7,7 +7,7 @@
 import { type Child, useContext } from 'hono/jsx';
 import { DEFAULT_LOCALE, translator } from '../i18n.js';
 import { shellMessages } from '../messages/index.js';
-import type { ClientAssets } from './assets.js';
+import type { ClientAssets } from './client-assets.js';
 import { type Section, ShellContext, type ShellLinks, SiteHeader, type Viewer } from './shell.js';
 
 export interface PageProps {

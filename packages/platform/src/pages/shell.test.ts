@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { jsx } from 'hono/jsx';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../http/app.js';
+import { docsPageOf } from '../http/docs-page.js';
 import { serviceAddresses } from '../settings/platform.js';
 import { registerClientAssets } from './assets.js';
 import { Page, renderPage } from './layout.js';
@@ -106,6 +107,33 @@ describe('the page shell', () => {
     // A remembered theme is rendered from the first byte.
     expect(renderWithShell({ theme: 'dark' }, page)).toContain('<html lang="en" data-theme="dark">');
     expect(english).toContain('>Sign in</a>');
+  });
+
+  it('shows a service’s API reference inside the shell once its page assets are served', async () => {
+    const doc = { info: { title: 'XV Sample', version: '1.0.0' }, paths: {} };
+    const serving = (app: OpenAPIHono<AppEnv>) => {
+      app.use(async (c, next) => {
+        c.set('cspNonce', 'n0nce');
+        await next();
+      });
+      app.get('/docs', (c) => c.html(docsPageOf(app, c, doc, 'n0nce')));
+      return app;
+    };
+    // Without page assets: a page of its own.
+    const bare = serving(new OpenAPIHono<AppEnv>());
+    const alone = await (await bare.request('/docs')).text();
+    expect(alone).not.toContain('<header class="site">');
+    expect(alone).toContain('<div class="api-docs">');
+    const withPages = new OpenAPIHono<AppEnv>();
+    await registerClientAssets(withPages, import.meta.url);
+    serving(withPages);
+    const framed = await (await withPages.request('/docs', { headers: { 'accept-language': 'vi' } })).text();
+    expect(framed).toContain('<html lang="vi">');
+    expect(framed).toContain('<header class="site">');
+    expect(framed).toContain('aria-label="Các mục"');
+    // The reference itself stays English, and says so.
+    expect(framed).toContain('<div lang="en"><div class="api-docs">');
+    expect(framed).toMatch(/<style nonce="n0nce">/);
   });
 
   it('serves the favicon and the shell script from every service', async () => {
