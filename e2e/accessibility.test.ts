@@ -10,10 +10,9 @@
  * foreign script, so the test's browser contexts (only they) bypass it.
  */
 import { SERVICE_NAMES, type ServiceName } from '@xv/platform';
-import { hasChromium, launchBrowser, screenshots } from '@xv/platform/testing';
+import { axeViolations, hasChromium, launchBrowser, screenshots } from '@xv/platform/testing';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations } from './support/axe.js';
 import { type Person, register } from './support/journey-pages.js';
 import { type Platform, startPlatform } from './support/platform.js';
 

@@ -165,6 +165,7 @@ export async function startService<S extends SettingsSpec, DB>(
     fetch: (path, init) => fetch(`${url}${path}`, init),
   };
 }
+export * from './axe.js';
 export * from './browser.js';
 export * from './csp.js';
 export * from './i18n.js';

@@ -1,5 +1,5 @@
 /**
- * @module e2e/support/axe
+ * @module testing/axe
  * axe-core in the page, injected from node_modules (the test's browser contexts
  * bypass the pages' CSP for it): the serious and critical violations of the page
  * as it is now.
