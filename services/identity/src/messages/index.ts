@@ -20,6 +20,10 @@ export function errorText(t: IdentityT, error: { code?: string | undefined; mess
 
 /** A role's label (forms keep submitting the code). */
 export function roleLabel(t: IdentityT, role: string): string {
-  const key = `role.${role}`;
-  return t.has(key) ? t(key) : role;
+  return wordingOf(t, `role.${role}`, role);
+}
+
+/** The catalogue's wording of a key made at run time (an event's kind, a scope), else `fallback`. */
+export function wordingOf(t: IdentityT, key: string, fallback: string): string {
+  return t.has(key) ? t(key) : fallback;
 }

@@ -65,7 +65,8 @@ export const viAccount: Translation<typeof enAccount> = {
   'totp.renew.summary': 'Tạo mã khôi phục mới…',
   'totp.renew.wording': 'Các mã khôi phục hiện tại sẽ hết hiệu lực ngay; mã mới chỉ hiển thị một lần.',
   'totp.renew.button': 'Tạo mã khôi phục mới',
-  'totp.renew.done': 'Đã tạo mã khôi phục mới: mã cũ không còn dùng được. Hãy cất giữ các mã này ở nơi an toàn.',
+  'totp.renew.done':
+    'Đã tạo mã khôi phục mới: mã cũ không còn dùng được. Hãy cất giữ các mã này ở nơi an toàn.',
   'totp.off': 'Đang tắt. Dùng một ứng dụng xác thực để lấy mã dùng một lần mỗi khi đăng nhập.',
   'totp.start': 'Thiết lập 2FA',
   'totp.scan': 'Quét mã QR này bằng ứng dụng của bạn, hoặc nhập khóa bằng tay.',

@@ -29,7 +29,8 @@ export const viPages: Translation<typeof enPages> = {
 
   'twoFactor.title': 'Đăng nhập hai lớp',
   'twoFactor.heading': 'Nhập mã của bạn',
-  'twoFactor.intro': 'Mở ứng dụng xác thực và nhập mã 6 chữ số, hoặc dùng một trong các mã khôi phục của bạn.',
+  'twoFactor.intro':
+    'Mở ứng dụng xác thực và nhập mã 6 chữ số, hoặc dùng một trong các mã khôi phục của bạn.',
   'twoFactor.code': 'Mã',
   'twoFactor.continue': 'Tiếp tục',
   'twoFactor.restart': 'Bắt đầu lại',
