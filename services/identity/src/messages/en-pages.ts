@@ -167,6 +167,7 @@ export const enPages = {
   'credential.notKept':
     'This credential was issued to a wallet or through the API: its SD-JWT is with its holder, not kept here. It states:',
   'credential.copied': 'Copied {name}.',
+  'credential.copiedSdjwt': 'Copied the SD-JWT.',
   'credential.copyRefused': 'Copying is not allowed here: select the text and copy it yourself.',
 
   // A page's wording of the errors a form post can meet, by error code (else the error's own message).
@@ -205,4 +206,5 @@ export const enPages = {
   'errorGeneric.rate_limited': 'Too many attempts. Please try again later.',
   'errorGeneric.unauthenticated': 'Your session has ended: sign in again.',
   'errorGeneric.forbidden': 'You may not do this.',
+  'errorGeneric.not_found': 'That item was not found.',
 } as const;

@@ -163,6 +163,7 @@ export const viPages: Translation<typeof enPages> = {
   'credential.notKept':
     'Chứng chỉ số này được cấp vào một ví hoặc qua API: SD-JWT của nó nằm ở người nắm giữ, không được lưu ở đây. Nó xác nhận:',
   'credential.copied': 'Đã sao chép {name}.',
+  'credential.copiedSdjwt': 'Đã sao chép SD-JWT.',
   'credential.copyRefused': 'Không được phép sao chép ở đây: hãy tự chọn văn bản và sao chép.',
 
   'error.unknown_scope': 'Ứng dụng dịch vụ chỉ có thể nhận các phạm vi quyền mà XV biết.',
@@ -199,4 +200,5 @@ export const viPages: Translation<typeof enPages> = {
   'errorGeneric.rate_limited': 'Có quá nhiều lần thử. Vui lòng thử lại sau.',
   'errorGeneric.unauthenticated': 'Phiên của bạn đã kết thúc: hãy đăng nhập lại.',
   'errorGeneric.forbidden': 'Bạn không được phép làm việc này.',
+  'errorGeneric.not_found': 'Không tìm thấy mục này.',
 };
