@@ -98,15 +98,13 @@ function describe(t: IdentityT, credential: CredentialSummary): string {
   return String(claims.name ?? credential.orgId ?? '');
 }
 
-/** A copy button; `done` is what the status line says once copied. */
-function CopyButton(props: { label: string; done: string; value?: string; from?: string }) {
+function CopyButton(props: { label: string; value?: string; from?: string }) {
   const t = useT(messages);
   return (
     <button
       type="button"
       class="secondary copy"
       aria-label={props.label}
-      data-copied={props.done}
       {...(props.from ? { 'data-copy-from': props.from } : { 'data-copy': props.value ?? '' })}
     >
       {t('credential.copy')}
@@ -264,13 +262,7 @@ export function CredentialPage(
           <Day seconds={summary.expiresAt} />
         </dd>
       </dl>
-      <p
-        id="copy-status"
-        class="muted"
-        role="status"
-        aria-live="polite"
-        data-refused={t('credential.copyRefused')}
-      />
+      <p id="copy-status" class="muted" role="status" aria-live="polite" />
       {sdjwt ? (
         <>
           <section aria-labelledby="claims-title">
@@ -305,7 +297,6 @@ export function CredentialPage(
                     <td>
                       <CopyButton
                         label={t('credential.copyClaim', { name: claim.name })}
-                        done={t('credential.copied', { name: claim.name })}
                         value={claim.value}
                       />
                     </td>
@@ -323,7 +314,7 @@ export function CredentialPage(
             <textarea id="sdjwt" class="sdjwt" readonly rows={6}>
               {sdjwt}
             </textarea>
-            <CopyButton label={t('credential.copySdjwt')} done={t('credential.copiedSdjwt')} from="sdjwt" />
+            <CopyButton label={t('credential.copySdjwt')} from="sdjwt" />
           </section>
         </>
       ) : (
