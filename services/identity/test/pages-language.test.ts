@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../src/messages/en.js';
 import { messages } from '../src/messages/index.js';
 import { vi } from '../src/messages/vi.js';
-import { signUp } from '../src/testing/index.js';
+import { enableTotp, signUp } from '../src/testing/index.js';
 import {
   type Admin,
   email,
@@ -28,6 +28,8 @@ import {
   mailedPath,
   PASSWORD,
   postJson,
+  setCookie,
+  signUpAdmin,
   startWithAdmin,
 } from './helpers.js';
 
@@ -43,6 +45,8 @@ describeEachDatabase('identity pages in two languages', (target) => {
   let svc: RunningService;
   let admin: Admin;
   let invitee: string;
+  /** Someone with 2FA, and the second step of their sign-in. */
+  let secondFactor: { cookie: string; mfa: string };
   let paths: { invitation: string; reset: string; verify: string; credential: string };
   let browser: Browser | undefined;
 
@@ -81,6 +85,14 @@ describeEachDatabase('identity pages in two languages', (target) => {
     paths.verify = await mailedPath(svc, admin.session.user.email, '/verify-email/');
     await post('/password-reset', { email: admin.session.user.email }, VIETNAMESE);
     paths.reset = await mailedPath(svc, admin.session.user.email, '/password-reset/');
+    const guarded = await signUpAdmin(svc.url, { email: email('hai'), name: 'Hải' });
+    const { cookie } = await enableTotp(svc.url, guarded.cookie, PASSWORD);
+    const login = await post(
+      '/api/auth/login',
+      { email: guarded.session.user.email, password: PASSWORD },
+      {},
+    );
+    secondFactor = { cookie, mfa: setCookie(login, 'xv_mfa')! };
     if (hasChromium()) browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -93,6 +105,12 @@ describeEachDatabase('identity pages in two languages', (target) => {
     return [
       { path: '/login', vi: vi['signIn.title'], en: en['signIn.title'] },
       { path: '/login?aal=AAL2&error=locked', vi: vi['signIn.title'], en: en['signIn.title'] },
+      {
+        path: '/login/2fa?error=1',
+        cookie: secondFactor.mfa,
+        vi: vi['twoFactor.heading'],
+        en: en['twoFactor.heading'],
+      },
       { path: '/register?error=exists', vi: vi['register.title'], en: en['register.title'] },
       {
         path: `/register?redirect=${encodeURIComponent(paths.invitation)}`,
@@ -123,6 +141,12 @@ describeEachDatabase('identity pages in two languages', (target) => {
       { path: '/dev/outbox', vi: vi['outbox.title'], en: en['outbox.title'] },
       { path: '/account', cookie: signedIn, vi: vi['account.title'], en: en['account.title'] },
       { path: '/account?notice=joined', cookie: signedIn, vi: vi['account.title'], en: en['account.title'] },
+      {
+        path: '/account?stepup=AAL3&notice=totp_disabled',
+        cookie: secondFactor.cookie,
+        vi: vi['account.title'],
+        en: en['account.title'],
+      },
       {
         path: '/account/credentials',
         cookie: signedIn,

@@ -30,13 +30,19 @@ export async function sendPage(
   });
 }
 
-/** What a page that says one thing says: catalogue keys, the message's values, the link's key. */
+/**
+ * What a page that says one thing says: catalogue keys (`MessageKey`), the message's values, the link's key.
+ * A text that is no key of the catalogue shows as written.
+ */
 export interface PageMessage {
-  title: MessageKey;
-  message: MessageKey;
+  title: MessageKey | Text;
+  message: MessageKey | Text;
   values?: Record<string, string>;
-  link?: { href: string; text: MessageKey };
+  link?: { href: string; text: MessageKey | Text };
 }
+
+/** Any other text, shown as written. */
+type Text = string & {};
 
 /** A page that says one thing (an error or a notice), for the request's viewer. */
 export function sendMessage(

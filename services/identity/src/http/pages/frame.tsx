@@ -5,7 +5,7 @@
  */
 import { type ClientAssets, MessagePage, Page, ShellContext, useT, type Viewer } from '@xv/platform/pages';
 import { type Child, useContext } from 'hono/jsx';
-import { type MessageKey, messages } from '../../messages/index.js';
+import { messages } from '../../messages/index.js';
 
 export const PRODUCT = 'XV Identity';
 
@@ -66,24 +66,26 @@ export function FormError(props: { text: string | undefined; id?: string }) {
 /** A page that only says one thing, for the viewer of the shell it is rendered in. */
 export function IdentityMessage(props: {
   assets: ClientAssets;
-  title: MessageKey;
-  message: MessageKey;
+  /** Catalogue keys; a text that is no key shows as written. */
+  title: string;
+  message: string;
   values?: Record<string, string> | undefined;
-  link?: { href: string; text: MessageKey } | undefined;
+  link?: { href: string; text: string } | undefined;
 }) {
   const signedIn = useContext(ShellContext).viewer !== undefined;
   const t = useT(messages);
+  const word = (text: string, values?: Record<string, string>) => (t.has(text) ? t(text, values) : text);
   return (
     <MessagePage
-      title={t(props.title)}
+      title={word(props.title)}
       product={PRODUCT}
       home={signedIn ? '/account' : '/login'}
       assets={props.assets}
       nav={signedIn ? <SignOut /> : undefined}
       section={signedIn ? 'account' : undefined}
       stylesheets={['identity']}
-      message={t(props.message, props.values)}
-      {...(props.link ? { link: { href: props.link.href, text: t(props.link.text) } } : {})}
+      message={word(props.message, props.values)}
+      {...(props.link ? { link: { href: props.link.href, text: word(props.link.text) } } : {})}
     />
   );
 }
