@@ -5,9 +5,11 @@
  * first (lib/confirm.ts), and times show in the reader's locale. Failures show in the card's status line.
  * Data from the service goes into the page as text only.
  */
+import { roleLabel } from '../messages/index.js';
 import { type Answer, messageOf, show, text, xv } from './lib/api.js';
 import { confirmFirst, wireConfirmedActions } from './lib/confirm.js';
 import { find, forEachMarked, inputText } from './lib/dom.js';
+import { t } from './lib/i18n.js';
 import { localizeTimes, localTime } from './lib/local-time.js';
 import { wirePasskeyLogin } from './lib/passkey-login.js';
 import {
@@ -78,7 +80,7 @@ function showTotpState(on: boolean, codesLeft: number) {
   setHidden('totp-on', !on);
   setHidden('totp-off', on);
   const left = find('recovery-left', HTMLElement);
-  if (left) left.textContent = `${codesLeft} recovery code${codesLeft === 1 ? '' : 's'} left`;
+  if (left) left.textContent = t.plural('totp.codesLeft', codesLeft);
 }
 
 /** Shows the recovery codes an answer carries, in place: they are never shown again. */
@@ -114,16 +116,13 @@ onSubmit('totp-enable-form', 'totp-status', async (form) => {
   setHidden('totp-enrol', true);
   // The account has a second factor now: further changes ask for a fresh proof, not the password.
   setHidden('factor-password-card', true);
-  show(
-    'totp-status',
-    '2FA is on. Keep these recovery codes somewhere safe: each works once. Your next verification uses a code from the app.',
-  );
+  show('totp-status', t('totp.enabled'));
   void refreshSecurityLog();
   offerContinue();
 });
 
 onSubmit('totp-disable-form', 'totp-status', async (form) => {
-  const { confirm: wording = '', confirmButton = 'Turn off 2FA' } = form.dataset;
+  const { confirm: wording = '', confirmButton = t('totp.disable.button') } = form.dataset;
   if (!(await confirmFirst(wording, confirmButton))) return;
   await xv('/api/auth/2fa/disable', { code: inputText('totp-disable-code') });
   form.reset();
@@ -131,7 +130,7 @@ onSubmit('totp-disable-form', 'totp-status', async (form) => {
   setHidden('recovery', true);
   showTotpState(false, 0);
   if (totpStart) totpStart.hidden = false;
-  show('totp-status', '2FA is off: sign-ins need only your password (or a passkey).');
+  show('totp-status', t('notice.totp_disabled'));
   void refreshSecurityLog();
 });
 
@@ -145,7 +144,7 @@ find('passkey-add', HTMLButtonElement)?.addEventListener('click', async () => {
     setHidden('factor-password-card', true);
     const name = find('passkey-name', HTMLInputElement);
     if (name) name.value = '';
-    show('passkey-status', `Passkey added (${text(result, 'aal')}).`);
+    show('passkey-status', t('passkeys.added', { level: text(result, 'aal') }));
     void refreshSecurityLog();
   } catch (error) {
     show('passkey-status', messageOf(error), true);
@@ -199,18 +198,8 @@ function settingBox(id: string, field: string, on: string, off: string) {
     }
   });
 }
-settingBox(
-  'public-assistant',
-  'public_assistant',
-  'The public assistant is on.',
-  'The public assistant is off.',
-);
-settingBox(
-  'require-2fa',
-  'require_2fa',
-  'Members must keep a second factor.',
-  'A second factor is optional.',
-);
+settingBox('public-assistant', 'public_assistant', t('orgs.publicAssistantOn'), t('orgs.publicAssistantOff'));
+settingBox('require-2fa', 'require_2fa', t('orgs.require2faOn'), t('orgs.require2faOff'));
 
 // Members: the list is rebuilt from the API after an addition.
 const memberList = find('member-list', HTMLUListElement);
@@ -230,7 +219,7 @@ onSubmit('member-form', 'member-status', async (form) => {
   await xv('/api/org/members', { email, role });
   await reloadMembers();
   form.reset();
-  show('member-status', `${email} is now a member (${role}).`);
+  show('member-status', t('members.added', { email, role: roleLabel(t, role ?? '') }));
 });
 
 document.addEventListener('change', async (event) => {
@@ -243,7 +232,7 @@ document.addEventListener('change', async (event) => {
     // Changing one's own role changes what the page may show.
     if (userId === root?.dataset.userId) return location.reload();
     for (const option of select.options) option.defaultSelected = option.value === select.value;
-    show('member-status', `Role changed to ${select.value}.`);
+    show('member-status', t('members.roleChanged', { role: roleLabel(t, select.value) }));
   } catch (error) {
     if (initial) select.value = initial.value;
     show('member-status', messageOf(error), true);
@@ -255,7 +244,7 @@ onSubmit('client-form', 'client-status', async (form) => {
   const scopes = [...form.querySelectorAll<HTMLInputElement>('input[name="client-scope"]:checked')].map(
     (box) => box.value,
   );
-  if (scopes.length === 0) throw new Error('Choose at least one scope.');
+  if (scopes.length === 0) throw new Error(t('clients.chooseScope'));
   const name = inputText('client-name');
   const result = await xv('/api/service-clients', { name, scopes });
   find('client-list', HTMLUListElement)?.append(serviceClientRow(text(result, 'id'), name, scopes));
@@ -263,7 +252,7 @@ onSubmit('client-form', 'client-status', async (form) => {
   if (token) token.textContent = text(result, 'token');
   setHidden('client-created', false);
   form.reset();
-  show('client-status', `Service client “${name}” created.`);
+  show('client-status', t('clients.created', { name }));
 });
 
 // Invitations: a new one joins the table; sending again renews its link and expiry.
@@ -299,7 +288,7 @@ onSubmit('invite-form', 'invitations-status', async (form) => {
   rows?.append(invitationRow(invitation));
   showInvitations(true);
   form.reset();
-  show('invitations-status', `Invitation sent to ${invitation.email}.`);
+  show('invitations-status', t('invitations.sent', { email: invitation.email }));
 });
 
 document.addEventListener('submit', async (event) => {
@@ -313,7 +302,7 @@ document.addEventListener('submit', async (event) => {
     if (invitation && cell) cell.replaceChildren(localTime(invitation.expires_at));
     show(
       'invitations-status',
-      `Invitation sent again to ${invitation?.email ?? 'the invitee'}: the earlier link no longer works.`,
+      t('invitations.sentAgain', { email: invitation?.email ?? t('invitations.theInvitee') }),
     );
   } catch (error) {
     show('invitations-status', messageOf(error), true);

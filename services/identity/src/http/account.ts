@@ -13,11 +13,23 @@
  */
 
 import { platformErrors } from '@xv/platform';
-import { type App, access, createRoute, errorResponses, jsonBody, jsonResponse, z } from '@xv/platform/http';
+import {
+  type App,
+  access,
+  createRoute,
+  errorResponses,
+  jsonBody,
+  jsonErrorResponse,
+  jsonResponse,
+  requestLocale,
+  z,
+} from '@xv/platform/http';
+import { translator } from '@xv/platform/i18n';
 import type { Context } from 'hono';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.js';
 import { findUserById } from '../accounts/repository.js';
 import { errors } from '../errors.js';
+import { messages } from '../messages/index.js';
 import { changePassword, setDisplayName } from '../self-service/profile.js';
 import { recordSecurityEvent, securityLog } from '../self-service/security-log.js';
 import { issueAccountToken } from '../self-service/tokens.js';
@@ -175,10 +187,15 @@ export function registerAccountRoutes(app: App, identity: IdentityContext) {
   async function sendVerification(c: Context) {
     const { user } = await signedIn(c);
     const token = await issueAccountToken(db, user.id, 'email_verification');
+    // Written in the language of the page the link was asked from.
+    const t = translator(messages, requestLocale(c));
     await identity.mailer.send({
       to: user.email,
-      subject: 'Verify your e-mail address for XV',
-      text: `Open this link to confirm that ${user.email} is yours (it works once, for 24 hours):\n${identity.identityUrl}/verify-email/${token}\n\nIf you did not ask for this, ignore this e-mail.`,
+      subject: t('mail.verify.subject'),
+      text: t('mail.verify.body', {
+        email: user.email,
+        link: `${identity.identityUrl}/verify-email/${token}`,
+      }),
     });
   }
 
@@ -227,7 +244,7 @@ export function registerAccountRoutes(app: App, identity: IdentityContext) {
     c.redirect(`/account?notice=${notice}#${anchor}`, 303);
   const showProblem =
     (c: Context, section: AccountSection, values?: Record<string, string>) => (error: FormError) =>
-      accountPage(identity, c, { section, message: error.message, values }, error.status);
+      accountPage(identity, c, { section, code: error.code, message: error.message, values }, error.status);
   app.post('/account/sessions/sign-out-others', (c) =>
     withFormErrors(
       c,
@@ -254,7 +271,7 @@ export function registerAccountRoutes(app: App, identity: IdentityContext) {
     const problem = showProblem(c, 'password');
     if (!parsed.success)
       return problem({
-        code: 'invalid_request',
+        code: 'password_change_invalid',
         message: 'Enter your current password and a new one of at least 6 characters.',
         status: 400,
       });
@@ -274,7 +291,7 @@ export function registerAccountRoutes(app: App, identity: IdentityContext) {
     const problem = showProblem(c, 'profile', { name: (form.name ?? '').slice(0, 200) });
     if (!parsed.success)
       return problem({
-        code: 'invalid_request',
+        code: 'display_name_invalid',
         message: 'Enter a name of 1 to 200 characters.',
         status: 400,
       });

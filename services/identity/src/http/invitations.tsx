@@ -17,9 +17,11 @@ import {
   jsonBody,
   jsonErrorResponse,
   jsonResponse,
+  requestLocale,
   sharedCookieOptions,
   z,
 } from '@xv/platform/http';
+import { translator } from '@xv/platform/i18n';
 import type { Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import { findOrganization, findUserById } from '../accounts/repository.js';
@@ -33,6 +35,7 @@ import {
   renewInvitation,
   revokeInvitation,
 } from '../invitations/invitations.js';
+import { errorText, messages, roleLabel } from '../messages/index.js';
 import type { IdentityContext } from './context.js';
 import { readForm } from './forms.js';
 import { activeOrganization } from './organizations.js';
@@ -150,19 +153,32 @@ export function registerInvitationRoutes(app: App, identity: IdentityContext) {
     return { session, org };
   }
 
-  async function mailLink(to: string, orgName: string, role: string, token: string, inviter: string) {
-    const link = `${identity.identityUrl}/invitations/${token}`;
+  /** E-mails the link, in the language of the inviter's page (the invitee's own is not known yet). */
+  async function mailLink(
+    c: Context,
+    to: string,
+    orgName: string,
+    role: string,
+    token: string,
+    inviter: string,
+  ) {
+    const t = translator(messages, requestLocale(c));
     await identity.mailer.send({
       to,
-      subject: `You are invited to join ${orgName} on XV`,
-      text: `${inviter} invites you to join ${orgName} as ${role}.\n\nOpen this link to accept (it works once, for 7 days):\n${link}\n\nIf you did not expect this, ignore this e-mail.`,
+      subject: t('mail.invitation.subject', { org: orgName }),
+      text: t('mail.invitation.body', {
+        inviter,
+        org: orgName,
+        role: roleLabel(t, role),
+        link: `${identity.identityUrl}/invitations/${token}`,
+      }),
     });
   }
 
   async function invite(c: Context, email: string, role: Role) {
     const { session, org } = await adminOrg(c);
     const created = await createInvitation(db, { org, email, role, invitedBy: session.userId });
-    await mailLink(created.invitation.email, org.name, role, created.token, session.view.user.name);
+    await mailLink(c, created.invitation.email, org.name, role, created.token, session.view.user.name);
     return created.invitation;
   }
 
@@ -170,7 +186,7 @@ export function registerInvitationRoutes(app: App, identity: IdentityContext) {
     const { session, org } = await adminOrg(c);
     const renewed = await renewInvitation(db, org.id, id);
     const { email, role } = renewed.invitation;
-    await mailLink(email, org.name, role, renewed.token, session.view.user.name);
+    await mailLink(c, email, org.name, role, renewed.token, session.view.user.name);
     return renewed.invitation;
   }
 
@@ -215,7 +231,7 @@ export function registerInvitationRoutes(app: App, identity: IdentityContext) {
   const backToAccount = (c: Context, notice: string) =>
     c.redirect(`/account?notice=${notice}#invitations-title`, 303);
   const showProblem = (c: Context, values?: Record<string, string>) => (error: FormError) =>
-    accountPage(identity, c, { section: 'invitations', message: error.message, values }, error.status);
+    accountPage(identity, c, { section: 'invitations', ...error, values }, error.status);
   app.post('/account/invitations', async (c) => {
     const form = await readForm(c);
     const typed = {
@@ -226,7 +242,7 @@ export function registerInvitationRoutes(app: App, identity: IdentityContext) {
     const email = z.email().max(254).safeParse(typed.email);
     if (!email.success || !isRole(form.role))
       return problem({
-        code: 'invalid_request',
+        code: 'invitation_invalid',
         message: 'Give a valid e-mail address and role to invite someone.',
         status: 400,
       });
@@ -267,9 +283,9 @@ export function registerInvitationRoutes(app: App, identity: IdentityContext) {
       identity,
       c,
       {
-        title: 'Invitation not valid',
-        message: errors.invitation_not_found().message,
-        link: { href: '/account', text: 'Go to your account' },
+        title: 'invitationInvalid.title',
+        message: 'error.invitation_not_found',
+        link: { href: '/account', text: 'link.account' },
       },
       404,
     );
@@ -309,7 +325,10 @@ export function registerInvitationRoutes(app: App, identity: IdentityContext) {
         sendPage(
           identity,
           c,
-          <InvitationPage view={{ ...view, error: error.message }} assets={identity.assets} />,
+          <InvitationPage
+            view={{ ...view, error: errorText(translator(messages, requestLocale(c)), error) }}
+            assets={identity.assets}
+          />,
           error.status,
           noReferrer,
         ),

@@ -217,7 +217,7 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
 
   // The account page's forms without script: a 303 back, the new codes shown once on the page itself.
   const showProblem = (c: Context) => (error: FormError) =>
-    accountPage(identity, c, { section: 'totp', message: error.message }, error.status);
+    accountPage(identity, c, { section: 'totp', code: error.code, message: error.message }, error.status);
   app.post('/account/2fa/disable', async (c) => {
     const code = ((await readForm(c)).code ?? '').trim().slice(0, 64);
     return withFormErrors(

@@ -275,7 +275,13 @@ export function registerOrganizationRoutes(app: App, identity: IdentityContext) 
         await change(c, c.req.param('userId'), null);
         return c.redirect('/account?notice=member_removed#members-title', 303);
       },
-      (error) => accountPage(identity, c, { section: 'members', message: error.message }, error.status),
+      (error) =>
+        accountPage(
+          identity,
+          c,
+          { section: 'members', code: error.code, message: error.message },
+          error.status,
+        ),
     ),
   );
 }

@@ -294,7 +294,13 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
         await remove(c, c.req.param('id'));
         return c.redirect('/account?notice=passkey_removed#passkeys-title', 303);
       },
-      (error) => accountPage(identity, c, { section: 'passkeys', message: error.message }, error.status),
+      (error) =>
+        accountPage(
+          identity,
+          c,
+          { section: 'passkeys', code: error.code, message: error.message },
+          error.status,
+        ),
     ),
   );
 }

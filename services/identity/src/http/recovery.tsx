@@ -20,20 +20,23 @@ import {
   jsonBody,
   jsonErrorResponse,
   jsonResponse,
+  requestLocale,
   sameSiteOnly,
   z,
 } from '@xv/platform/http';
+import { translator } from '@xv/platform/i18n';
 import type { Context } from 'hono';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.js';
 import { DEFAULT_REALM, findUserByEmail, findUserById, REALM_ID } from '../accounts/repository.js';
 import { errors } from '../errors.js';
+import { errorText, messages } from '../messages/index.js';
 import { markEmailVerified, setPassword } from '../self-service/profile.js';
 import { recordSecurityEvent } from '../self-service/security-log.js';
 import { issueAccountToken, peekAccountToken, spendAccountToken } from '../self-service/tokens.js';
 import type { IdentityContext } from './context.js';
 import { readForm, withQuery } from './forms.js';
 import { NewPasswordPage, ResetRequestPage, VerifyEmailPage } from './pages/recovery.js';
-import { sendMessage, sendPage, withFormErrors } from './respond.js';
+import { type PageMessage, sendMessage, sendPage, withFormErrors } from './respond.js';
 import { requestOrigin } from './sign-in.js';
 
 const newPassword = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
@@ -103,10 +106,15 @@ export function registerRecoveryRoutes(app: App, identity: IdentityContext) {
     if (!user || user.disabled_at !== null) return;
     const token = await issueAccountToken(db, user.id, 'password_reset');
     await recordSecurityEvent(db, user.id, 'password_reset_requested', requestOrigin(identity, c));
+    // Written in the language of the page the reset was asked from.
+    const t = translator(messages, requestLocale(c));
     await identity.mailer.send({
       to: user.email,
-      subject: 'Reset your XV password',
-      text: `Someone (hopefully you) asked to reset the password of ${user.email}.\n\nOpen this link to choose a new one (it works once, for one hour):\n${identity.identityUrl}/password-reset/${token}\n\nIf it was not you, ignore this e-mail: your password stays as it is.`,
+      subject: t('mail.reset.subject'),
+      text: t('mail.reset.body', {
+        email: user.email,
+        link: `${identity.identityUrl}/password-reset/${token}`,
+      }),
     });
   }
 
@@ -134,15 +142,14 @@ export function registerRecoveryRoutes(app: App, identity: IdentityContext) {
       identity,
       c,
       {
-        title: 'Link not valid',
-        message: errors.reset_token_invalid().message,
-        link: { href: '/password-reset', text: 'Ask for a new password-reset link' },
+        title: 'linkInvalid.title',
+        message: 'error.reset_token_invalid',
+        link: { href: '/password-reset', text: 'linkInvalid.newLink' },
       },
       400,
       noStore,
     );
-  const done = (c: Context, title: string, message: string, link: { href: string; text: string }) =>
-    sendMessage(identity, c, { title, message, link }, 200, noStore);
+  const done = (c: Context, message: PageMessage) => sendMessage(identity, c, message, 200, noStore);
   /** The realm a page names (`?realm=` or the form's field), when it is a realm id. */
   const realmOf = (value: string | undefined) => (value && REALM_ID.test(value) ? value : DEFAULT_REALM);
 
@@ -175,6 +182,7 @@ export function registerRecoveryRoutes(app: App, identity: IdentityContext) {
     const form = await readForm(c);
     const realm = realmOf(form.realm);
     const typed = form.email?.trim().slice(0, 254) ?? '';
+    const t = translator(messages, requestLocale(c));
     const page = (error: string, status: 400 | 429) =>
       sendPage(
         identity,
@@ -184,7 +192,7 @@ export function registerRecoveryRoutes(app: App, identity: IdentityContext) {
         noStore,
       );
     const parsed = resetRequest.safeParse({ email: typed, realm });
-    if (!parsed.success) return page('Enter your e-mail address, like name@example.com.', 400);
+    if (!parsed.success) return page(t('reset.error.email'), 400);
     return withFormErrors(
       c,
       async () => {
@@ -194,7 +202,7 @@ export function registerRecoveryRoutes(app: App, identity: IdentityContext) {
           303,
         );
       },
-      (error) => page(error.message, error.status === 429 ? 429 : 400),
+      (error) => page(errorText(t, error), error.status === 429 ? 429 : 400),
     );
   });
   app.get('/password-reset/:token', async (c) => {
@@ -217,12 +225,11 @@ export function registerRecoveryRoutes(app: App, identity: IdentityContext) {
     }
     const realm = await reset(c, token, password.data);
     if (realm === null) return invalidLink(c);
-    return done(
-      c,
-      'Password changed',
-      'Your password is changed and every session of your account has ended.',
-      { href: signInPage(realm), text: 'Sign in with the new password' },
-    );
+    return done(c, {
+      title: 'passwordChanged.title',
+      message: 'passwordChanged.message',
+      link: { href: signInPage(realm), text: 'passwordChanged.signIn' },
+    });
   });
   app.get('/verify-email/:token', async (c) => {
     const token = c.req.param('token');
@@ -239,9 +246,10 @@ export function registerRecoveryRoutes(app: App, identity: IdentityContext) {
   });
   app.post('/verify-email/:token', async (c) => {
     if (!(await verify(c, c.req.param('token')))) return invalidLink(c);
-    return done(c, 'E-mail address verified', 'Thank you: your e-mail address is verified.', {
-      href: '/account',
-      text: 'Go to your account',
+    return done(c, {
+      title: 'emailVerified.title',
+      message: 'emailVerified.message',
+      link: { href: '/account', text: 'link.account' },
     });
   });
 }

@@ -5,15 +5,16 @@
  * next to the form, while API callers keep the JSON error.
  */
 import { AppError } from '@xv/platform';
-import { cspNonce, isBrowserFormPost } from '@xv/platform/http';
-import { renderWithShell, viewerOf } from '@xv/platform/pages';
+import { isBrowserFormPost } from '@xv/platform/http';
+import { renderWithShell, shellOf, viewerOf } from '@xv/platform/pages';
 import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { MessageKey } from '../messages/index.js';
 import type { IdentityContext } from './context.js';
 import { IdentityMessage } from './pages/frame.js';
 
-/** The page as the answer, for the request's viewer; pages that name a person are never cached. */
+/** The page as the answer, in the request's language and for its viewer; pages that name a person are never cached. */
 export async function sendPage(
   identity: IdentityContext,
   c: Context,
@@ -23,17 +24,31 @@ export async function sendPage(
 ) {
   const session = await identity.currentSession(c);
   const viewer = session ? viewerOf(session.view, c) : undefined;
-  return c.html(renderWithShell({ viewer, nonce: cspNonce(c) }, page), status, {
+  return c.html(renderWithShell(shellOf(c, viewer), page), status, {
     'Cache-Control': 'no-store',
     ...headers,
   });
 }
 
+/**
+ * What a page that says one thing says: catalogue keys (`MessageKey`), the message's values, the link's key.
+ * A text that is no key of the catalogue shows as written.
+ */
+export interface PageMessage {
+  title: MessageKey | Text;
+  message: MessageKey | Text;
+  values?: Record<string, string>;
+  link?: { href: string; text: MessageKey | Text };
+}
+
+/** Any other text, shown as written. */
+type Text = string & {};
+
 /** A page that says one thing (an error or a notice), for the request's viewer. */
 export function sendMessage(
   identity: IdentityContext,
   c: Context,
-  message: { title: string; message: string; link?: { href: string; text: string } },
+  message: PageMessage,
   status: ContentfulStatusCode = 200,
   headers: Record<string, string> = {},
 ) {

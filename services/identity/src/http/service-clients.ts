@@ -203,7 +203,13 @@ export function registerServiceClientRoutes(app: App, identity: IdentityContext)
         await revoke(c, c.req.param('id'));
         return c.redirect('/account?notice=client_revoked#clients-title', 303);
       },
-      (error) => accountPage(identity, c, { section: 'clients', message: error.message }, error.status),
+      (error) =>
+        accountPage(
+          identity,
+          c,
+          { section: 'clients', code: error.code, message: error.message },
+          error.status,
+        ),
     ),
   );
 }

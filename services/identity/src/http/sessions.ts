@@ -35,10 +35,8 @@ export function registerSessionRoutes(app: App, identity: IdentityContext) {
     const redirect = safeRedirect(c.req.query('redirect'), identity.redirectPolicy);
     const aal = c.req.query('aal') ?? 'AAL2';
     if (!redirect || !isLevel(aal)) {
-      const message = !redirect
-        ? 'The address to return to is missing or not allowed: it must be a page of this platform (a host under the shared domain, or localhost).'
-        : 'The assurance level must be AAL1, AAL2 or AAL3.';
-      return sendMessage(identity, c, { title: 'This link cannot be followed', message }, 400);
+      const message = !redirect ? 'stepUpLink.badRedirect' : 'stepUpLink.badLevel';
+      return sendMessage(identity, c, { title: 'stepUpLink.title', message }, 400);
     }
     const session = await identity.currentSession(c);
     // `max_age` (as in OpenID Connect): the level must have been proved that recently, e.g. before an authenticator change.

@@ -4,6 +4,9 @@
  * report how they went.
  */
 
+import { errorText } from '../../messages/index.js';
+import { t } from './i18n.js';
+
 /** What the service answers; errors carry `error` and `message`, a step-up request `stepUpUrl`. */
 export type Answer = Record<string, unknown>;
 
@@ -24,13 +27,17 @@ export async function xv(path: string, body?: unknown, method = 'POST'): Promise
   );
   if (json.error === 'step_up_required' && typeof json.stepUpUrl === 'string') {
     location.href = json.stepUpUrl;
-    throw new Error('Please verify again first: taking you there…');
+    throw new Error(t('api.stepUp'));
   }
-  if (!response.ok)
-    throw new Error(
-      typeof json.message === 'string' ? json.message : `The request failed (${response.status}).`,
-    );
+  if (!response.ok) throw new Error(errorWording(json, response.status));
   return json;
+}
+
+/** The page's wording of an error answer: the catalogue's for its code, else the service's message. */
+function errorWording(json: Answer, status: number): string {
+  const message =
+    typeof json.message === 'string' ? json.message : t('api.failed', { status: String(status) });
+  return errorText(t, { code: typeof json.error === 'string' ? json.error : undefined, message });
 }
 
 /** The text of a string field of an answer ('' when absent). */

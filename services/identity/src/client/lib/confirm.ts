@@ -6,6 +6,7 @@
  */
 import { type Answer, messageOf, show, xv } from './api.js';
 import { find } from './dom.js';
+import { t } from './i18n.js';
 
 /** Opens the dialog with `wording`; true when the person chose `button` rather than Cancel. */
 export function confirmFirst(wording: string, button: string): Promise<boolean> {
@@ -14,7 +15,7 @@ export function confirmFirst(wording: string, button: string): Promise<boolean> 
   const title = find('confirm-title', HTMLElement);
   const go = find('confirm-go', HTMLButtonElement);
   if (!dialog || !text || !title || !go) return Promise.resolve(false);
-  title.textContent = `${button}?`;
+  title.textContent = t('confirm.question', { action: button });
   text.textContent = wording;
   go.textContent = button;
   dialog.returnValue = '';
@@ -40,7 +41,7 @@ export function wireConfirmedActions(after: Record<string, AfterCall>, afterAny?
     event.preventDefault();
     const {
       confirm: wording = '',
-      confirmButton = 'Confirm',
+      confirmButton = t('confirm.confirm'),
       apiMethod = 'POST',
       apiPath = '',
     } = element.dataset;
@@ -49,7 +50,7 @@ export function wireConfirmedActions(after: Record<string, AfterCall>, afterAny?
     try {
       const answer = await xv(apiPath, apiMethod === 'POST' ? {} : undefined, apiMethod);
       after[element.dataset.after ?? '']?.(element, answer);
-      show(status, element.dataset.done ?? 'Done.');
+      show(status, element.dataset.done ?? t('confirm.done'));
       afterAny?.();
     } catch (error) {
       show(status, messageOf(error), true);

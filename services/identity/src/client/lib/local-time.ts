@@ -1,9 +1,12 @@
 /**
  * @module client/lib/local-time
  * Times are written in UTC by the server; `<time datetime data-local>` elements are shown in the
- * reader's own language and time zone (Intl), the UTC instant kept in `datetime` and the title.
+ * page's language and the reader's own time zone (Intl), the UTC instant kept in `datetime` and the title.
  */
-const format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+import { formatDate } from '@xv/platform/i18n';
+import { locale } from './i18n.js';
+
+const format = { format: (date: Date) => formatDate(date, locale, 'dateTime') };
 
 /** A `<time>` of `at` (ms since the epoch) in the reader's locale, as the server's `When` becomes. */
 export function localTime(at: number): HTMLTimeElement {

@@ -4,6 +4,8 @@
  * as the server's (pages/factors.tsx, pages/admin.tsx, pages/confirm.tsx): text only, never parsed HTML.
  */
 
+import { roleLabel, wordingOf } from '../../messages/index.js';
+import { t } from './i18n.js';
 import { localTime } from './local-time.js';
 
 /** An element with text content (never parsed as HTML). */
@@ -66,32 +68,34 @@ export function passkeyRow(id: string, name: string, aal: string): HTMLLIElement
     label,
     ' ',
     removal({
-      summary: 'Remove…',
-      wording: `The passkey “${name}” will no longer sign you in.`,
-      button: 'Remove the passkey',
+      summary: t('passkeys.remove.summary'),
+      wording: t('passkeys.remove.wording', { name }),
+      button: t('passkeys.remove.button'),
       action: `/account/passkeys/${encodeURIComponent(id)}/remove`,
       path: `/api/auth/passkeys/${encodeURIComponent(id)}`,
       status: 'passkey-status',
-      done: 'Passkey removed.',
+      done: t('passkeys.remove.done'),
     }),
   );
 }
 
-/** The roles the page offers (the add-member form's list), so the script never keeps its own. */
-function roles(): string[] {
+/** The roles the page offers (the add-member form's list, codes and labels), so the script never keeps its own. */
+function roles(): { value: string; label: string }[] {
   const choices = document.getElementById('member-role');
-  return choices instanceof HTMLSelectElement ? [...choices.options].map((option) => option.value) : [];
+  return choices instanceof HTMLSelectElement
+    ? [...choices.options].map((option) => ({ value: option.value, label: option.text }))
+    : [];
 }
 
 export function memberRow(userId: string, name: string, email: string, role: string): HTMLLIElement {
   const select = document.createElement('select');
   select.className = 'inline-select';
   select.dataset.memberRole = userId;
-  select.setAttribute('aria-label', `Role of ${name}`);
+  select.setAttribute('aria-label', t('members.roleOf', { name }));
   for (const choice of roles()) {
-    const option = element('option', choice);
-    option.value = choice;
-    option.defaultSelected = choice === role;
+    const option = element('option', choice.label);
+    option.value = choice.value;
+    option.defaultSelected = choice.value === role;
     select.append(option);
   }
   return row(
@@ -100,13 +104,13 @@ export function memberRow(userId: string, name: string, email: string, role: str
     select,
     ' ',
     removal({
-      summary: 'Remove…',
-      wording: `${name} (${email}) will leave the organization and lose its access at once.`,
-      button: 'Remove the member',
+      summary: t('members.remove.summary'),
+      wording: t('members.remove.wording', { name, email }),
+      button: t('members.remove.button'),
       action: `/account/members/${encodeURIComponent(userId)}/remove`,
       path: `/api/org/members/${encodeURIComponent(userId)}`,
       status: 'member-status',
-      done: `${name} is no longer a member.`,
+      done: t('members.remove.done', { name }),
     }),
   );
 }
@@ -118,13 +122,13 @@ export function serviceClientRow(id: string, name: string, scopes: string[]): HT
     element('code', scopes.join(' ')),
     ' ',
     removal({
-      summary: 'Revoke…',
-      wording: `Programs using the token of “${name}” are refused from now on.`,
-      button: 'Revoke the service client',
+      summary: t('clients.revoke.summary'),
+      wording: t('clients.revoke.wording', { name }),
+      button: t('clients.revoke.button'),
       action: `/account/service-clients/${encodeURIComponent(id)}/revoke`,
       path: `/api/service-clients/${encodeURIComponent(id)}`,
       status: 'client-status',
-      done: 'Service client revoked: its token no longer works.',
+      done: t('clients.revoke.done'),
     }),
   );
 }
@@ -148,7 +152,7 @@ export function invitationRow(invitation: InvitationItem): HTMLTableRowElement {
   resend.action = `/account/invitations/${encodeURIComponent(invitation.id)}/resend`;
   resend.className = 'inline';
   resend.dataset.resend = invitation.id;
-  const again = element('button', 'Resend');
+  const again = element('button', t('invitations.resend'));
   again.type = 'submit';
   again.className = 'secondary inline';
   resend.append(again);
@@ -156,16 +160,16 @@ export function invitationRow(invitation: InvitationItem): HTMLTableRowElement {
   actions.append(
     resend,
     removal({
-      summary: 'Revoke…',
-      wording: `The link sent to ${invitation.email} will stop working.`,
-      button: 'Revoke the invitation',
+      summary: t('invitations.revoke.summary'),
+      wording: t('invitations.revoke.wording', { email: invitation.email }),
+      button: t('invitations.revoke.button'),
       action: `/account/invitations/${encodeURIComponent(invitation.id)}/revoke`,
       path: `/api/org/invitations/${encodeURIComponent(invitation.id)}`,
       status: 'invitations-status',
-      done: 'Invitation revoked: its link no longer works.',
+      done: t('invitations.revoke.done'),
     }),
   );
-  row.append(element('td', invitation.email), element('td', invitation.role), expires, actions);
+  row.append(element('td', invitation.email), element('td', roleLabel(t, invitation.role)), expires, actions);
   return row;
 }
 
@@ -179,20 +183,27 @@ export interface SecurityLogItem {
   device: string;
 }
 
+/** The API's device name (`Chrome on Linux`, pages/console.tsx) in the page's words. */
+function deviceWording(event: SecurityLogItem): string {
+  if (!event.user_agent) return t('device.unknown');
+  const named = /^(\S+) on (\S+)$/.exec(event.device);
+  return named ? t('device.on', { browser: named[1] ?? '', system: named[2] ?? '' }) : event.device;
+}
+
 /** One entry of the security log (pages/console.tsx). */
 export function securityLogRow(event: SecurityLogItem): HTMLTableRowElement {
   const row = document.createElement('tr');
   row.dataset.event = event.kind;
   const when = document.createElement('td');
   when.append(localTime(event.at));
-  const what = element('td', event.label);
+  const what = element('td', wordingOf(t, `log.event.${event.kind}`, event.label));
   if (event.detail) {
     const detail = element('span', ` (${event.detail})`);
     detail.className = 'muted';
     what.append(detail);
   }
-  const device = element('td', event.device);
+  const device = element('td', deviceWording(event));
   device.title = event.user_agent ?? '';
-  row.append(when, what, element('td', event.address ?? 'unknown'), device);
+  row.append(when, what, element('td', event.address ?? t('sessions.unknown')), device);
   return row;
 }

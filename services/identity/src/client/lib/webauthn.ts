@@ -5,6 +5,7 @@
  * so the options are decoded and the credential encoded here.
  */
 import { type Answer, xv } from './api.js';
+import { t } from './i18n.js';
 
 function encode(buffer: ArrayBuffer): string {
   let binary = '';
@@ -74,7 +75,7 @@ function credentialJson(credential: PublicKeyCredential): CredentialJson {
 }
 
 function asPublicKeyCredential(credential: Credential | null): PublicKeyCredential {
-  if (!(credential instanceof PublicKeyCredential)) throw new Error('No passkey was chosen.');
+  if (!(credential instanceof PublicKeyCredential)) throw new Error(t('api.noPasskey'));
   return credential;
 }
 

@@ -9,11 +9,14 @@
  */
 
 import { AppError } from '@xv/platform';
-import { type App, activeMembership, cspNonce } from '@xv/platform/http';
-import type { ClientAssets, Viewer } from '@xv/platform/pages';
+import { type App, activeMembership, cspNonce, requestLocale } from '@xv/platform/http';
+import { translator } from '@xv/platform/i18n';
+import { type ClientAssets, renderWithShell, shellOf, type Viewer } from '@xv/platform/pages';
 import type { Context } from 'hono';
+import type { JSX } from 'hono/jsx/jsx-runtime';
 import QRCode from 'qrcode';
 import { type CredentialOfferResult, type Credentials, isCredentialType } from '../../credentials/index.js';
+import { errorText, type IdentityT, type MessageKey, messages, roleLabel } from '../../messages/index.js';
 import type { IdentityContext } from '../context.js';
 import { readForm } from '../forms.js';
 import { issueFor } from './api.js';
@@ -21,17 +24,18 @@ import { type Choice, CredentialPage, CredentialsPage, type ListState, PATH } fr
 import { offerFor, type SignedInSession } from './wallet.js';
 
 /** What this person may issue: `<type>` or `<type>:<org_id>`. */
-function choicesFor(session: SignedInSession): Choice[] {
-  const choices: Choice[] = [
-    { value: 'IdentityCredential', label: 'Identity (your e-mail address and name)' },
-  ];
+function choicesFor(session: SignedInSession, t: IdentityT): Choice[] {
+  const choices: Choice[] = [{ value: 'IdentityCredential', label: t('credentials.choice.identity') }];
   for (const m of session.view.memberships) {
     choices.push({
       value: `MembershipCredential:${m.org_id}`,
-      label: `Membership of ${m.org_name} (${m.role})`,
+      label: t('credentials.choice.membership', { org: m.org_name, role: roleLabel(t, m.role) }),
     });
     if (m.role === 'admin')
-      choices.push({ value: `OrganizationAttestation:${m.org_id}`, label: `Attestation of ${m.org_name}` });
+      choices.push({
+        value: `OrganizationAttestation:${m.org_id}`,
+        label: t('credentials.choice.attestation', { org: m.org_name }),
+      });
   }
   return choices;
 }
@@ -43,10 +47,11 @@ function parseChoice(value: string | undefined) {
 }
 
 /** The notices of `?notice=`, after a post. */
-const NOTICES: Record<string, string> = {
-  issued: 'Credential issued.',
-  revoked: 'Credential revoked.',
+const NOTICES: Record<string, MessageKey> = {
+  issued: 'credentials.notice.issued',
+  revoked: 'credentials.notice.revoked',
 };
+const noticeOf = (notice: string | undefined) => (notice ? NOTICES[notice] : undefined);
 
 const CREDENTIAL_ID = /^vc_[0-9a-z]{26}$/;
 
@@ -70,6 +75,12 @@ export function registerCredentialsPage(
     };
     return { assets, viewer, nonce: cspNonce(c) };
   };
+  /** The page for the request's viewer, in the request's language. */
+  const send = (c: Context, session: SignedInSession, page: JSX.Element, status: 200 | 400 | 403 | 404) => {
+    c.header('Cache-Control', 'no-store');
+    return c.html(renderWithShell(shellOf(c, frame(c, session).viewer), page), status);
+  };
+  const wording = (c: Context) => translator(messages, requestLocale(c));
   const renderList = async (
     c: Context,
     session: SignedInSession,
@@ -78,30 +89,29 @@ export function registerCredentialsPage(
   ) => {
     const { userId, adminOrgIds } = ownerOf(session);
     const list = await credentials.issuer.listFor(session.realmId, userId, adminOrgIds);
-    c.header('Cache-Control', 'no-store');
     const page = (
       <CredentialsPage
         {...frame(c, session)}
         credentials={list}
-        choices={choicesFor(session)}
+        choices={choicesFor(session, wording(c))}
         state={state}
       />
     );
-    return c.html(`<!doctype html>${page}`, status);
+    return send(c, session, page, status);
   };
 
   const toLogin = (c: Context, path = PATH) =>
     c.redirect(`/login?${new URLSearchParams({ redirect: path })}`, 303);
-  const failure = (error: unknown) => {
+  const failure = (c: Context, error: unknown) => {
     if (error instanceof AppError && error.status < 500)
-      return { error: error.message, status: error.status as 400 | 403 | 404 };
+      return { error: errorText(wording(c), error), status: error.status as 400 | 403 | 404 };
     throw error;
   };
 
   app.get(PATH, async (c) => {
     const session = await identity.currentSession(c);
     if (!session) return toLogin(c);
-    return renderList(c, session, { notice: NOTICES[c.req.query('notice') ?? ''] });
+    return renderList(c, session, { notice: noticeOf(c.req.query('notice')) });
   });
 
   // Reads only: the result of an issue, by an id that must be the signed-in person's (or their organization's).
@@ -112,30 +122,25 @@ export function registerCredentialsPage(
     const kept = CREDENTIAL_ID.test(id)
       ? await credentials.kept.read(session.realmId, id, ownerOf(session))
       : undefined;
-    if (!kept) return renderList(c, session, { error: 'You have no credential with that id.' }, 404);
-    c.header('Cache-Control', 'no-store');
+    if (!kept) return renderList(c, session, { error: 'credentials.error.notYours' }, 404);
     const page = (
-      <CredentialPage
-        {...frame(c, session)}
-        credential={kept}
-        notice={NOTICES[c.req.query('notice') ?? '']}
-      />
+      <CredentialPage {...frame(c, session)} credential={kept} notice={noticeOf(c.req.query('notice'))} />
     );
-    return c.html(`<!doctype html>${page}`, 200);
+    return send(c, session, page, 200);
   });
 
   app.post(`${PATH}/issue`, async (c) => {
     const session = await identity.currentSession(c);
     if (!session) return toLogin(c);
     const choice = parseChoice((await readForm(c)).credential);
-    if (!choice) return renderList(c, session, { error: 'Choose a credential to issue.' }, 400);
+    if (!choice) return renderList(c, session, { error: 'credentials.error.chooseToIssue' }, 400);
     try {
       const issued = await issueFor(identity, credentials, c, { type: choice.type, org_id: choice.orgId });
       await credentials.kept.keep(issued);
       return c.redirect(`${PATH}/${issued.id}?notice=issued`, 303);
     } catch (error) {
-      const { error: message, status } = failure(error);
-      return renderList(c, session, { error: message }, status);
+      const { error: message, status } = failure(c, error);
+      return renderList(c, session, { failure: message }, status);
     }
   });
 
@@ -144,9 +149,8 @@ export function registerCredentialsPage(
     if (!session) return toLogin(c);
     const id = (await readForm(c)).id ?? '';
     const outcome = await credentials.issuer.revoke(session.realmId, id, ownerOf(session));
-    if (outcome === 'not_found') return renderList(c, session, { error: 'No credential has that id.' }, 404);
-    if (outcome === 'forbidden')
-      return renderList(c, session, { error: 'Only the owner of the credential can revoke it.' }, 403);
+    if (outcome === 'not_found') return renderList(c, session, { error: 'credentials.error.notFound' }, 404);
+    if (outcome === 'forbidden') return renderList(c, session, { error: 'credentials.error.ownerOnly' }, 403);
     return c.redirect(`${PATH}?notice=revoked`, 303);
   });
 
@@ -155,7 +159,7 @@ export function registerCredentialsPage(
     if (!session) return toLogin(c);
     const form = await readForm(c);
     const choice = parseChoice(form.credential);
-    if (!choice) return renderList(c, session, { error: 'Choose a credential for your wallet.' }, 400);
+    if (!choice) return renderList(c, session, { error: 'credentials.error.chooseForWallet' }, 400);
     let offer: CredentialOfferResult;
     try {
       offer = await offerFor(credentials, c, session, {
@@ -164,8 +168,8 @@ export function registerCredentialsPage(
         pin: form.pin === '1',
       });
     } catch (error) {
-      const { error: message, status } = failure(error);
-      return renderList(c, session, { error: message }, status);
+      const { error: message, status } = failure(c, error);
+      return renderList(c, session, { failure: message }, status);
     }
     // The QR code holds the short by-reference URI: a wallet fetches the offer itself.
     const qrSvg = await QRCode.toString(offer.offerUriByReference, {

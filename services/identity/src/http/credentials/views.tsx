@@ -6,7 +6,7 @@
  * `data-copy` (or name the field in `data-copy-from`); `client/credentials.ts` does
  * the copying. Styles: `client/credentials.css`.
  */
-import { type ClientAssets, Page, type Viewer } from '@xv/platform/pages';
+import { type ClientAssets, LocalTime, Page, richText, useT, type Viewer } from '@xv/platform/pages';
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import {
@@ -16,6 +16,7 @@ import {
   isCredentialType,
   type KeptCredential,
 } from '../../credentials/index.js';
+import { type IdentityT, type MessageKey, messages, wordingOf } from '../../messages/index.js';
 
 export const PATH = '/account/credentials';
 
@@ -26,8 +27,11 @@ export interface Choice {
 
 export interface ListState {
   offer?: CredentialOfferResult & { qrSvg: string };
-  notice?: string | undefined;
-  error?: string | undefined;
+  notice?: MessageKey | undefined;
+  /** The page's own error, by its catalogue key. */
+  error?: MessageKey | undefined;
+  /** An error of the service, already worded for the reader. */
+  failure?: string | undefined;
 }
 
 interface Frame {
@@ -38,10 +42,12 @@ interface Frame {
 
 /** Claims that are Unix times, shown with their date too. */
 const TIMES = ['iat', 'exp', 'nbf'];
-const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
-const typeName = (type: string) => (isCredentialType(type) ? CREDENTIAL_CATALOGUE[type].name : type);
+const Day = (props: { seconds: number }) => <LocalTime value={props.seconds * 1000} style="date" />;
+const typeName = (t: IdentityT, type: string) =>
+  wordingOf(t, `credentials.kind.${type}`, isCredentialType(type) ? CREDENTIAL_CATALOGUE[type].name : type);
 
 function CredentialsFrame(props: Frame & { title: string; children: Child }) {
+  const t = useT(messages);
   return (
     <Page
       title={props.title}
@@ -57,7 +63,7 @@ function CredentialsFrame(props: Frame & { title: string; children: Child }) {
       nav={
         <form method="post" action="/api/auth/logout">
           <button type="submit" class="secondary inline">
-            Sign out
+            {t('frame.signOut')}
           </button>
         </form>
       }
@@ -84,14 +90,16 @@ function Messages(props: { notice?: string | undefined; error?: string | undefin
   );
 }
 
-function describe(credential: CredentialSummary): string {
+function describe(t: IdentityT, credential: CredentialSummary): string {
   const claims = credential.claims;
   if (credential.type === 'IdentityCredential') return `${claims.name} <${claims.email}>`;
-  if (credential.type === 'MembershipCredential') return `${claims.org_name} (${claims.role})`;
+  if (credential.type === 'MembershipCredential')
+    return `${claims.org_name} (${wordingOf(t, `role.${claims.role}`, String(claims.role))})`;
   return String(claims.name ?? credential.orgId ?? '');
 }
 
 function CopyButton(props: { label: string; value?: string; from?: string }) {
+  const t = useT(messages);
   return (
     <button
       type="button"
@@ -99,58 +107,60 @@ function CopyButton(props: { label: string; value?: string; from?: string }) {
       aria-label={props.label}
       {...(props.from ? { 'data-copy-from': props.from } : { 'data-copy': props.value ?? '' })}
     >
-      Copy
+      {t('credential.copy')}
     </button>
   );
 }
 
 function Offer(props: { offer: NonNullable<ListState['offer']> }) {
   const { offer } = props;
+  const t = useT(messages);
   return (
     <section aria-labelledby="offer-title">
-      <h2 id="offer-title">Scan with your wallet</h2>
-      <div class="qr" role="img" aria-label="QR code of the credential offer">
+      <h2 id="offer-title">{t('credentials.offer.title')}</h2>
+      <div class="qr" role="img" aria-label={t('credentials.offer.qr')}>
         {raw(offer.qrSvg)}
       </div>
       {offer.txCode ? (
-        <p>
-          Your wallet will ask for this PIN: <strong id="offer-pin">{offer.txCode}</strong>
-        </p>
+        <p>{richText(t('credentials.offer.pin'), { pin: <strong id="offer-pin">{offer.txCode}</strong> })}</p>
       ) : null}
       <p class="muted">
-        The offer can be used once, until {new Date(offer.expiresAt * 1000).toISOString().slice(11, 16)} UTC.
-        On this device: <a href={offer.offerUriByReference}>open it in your wallet app</a>.
+        {richText(t('credentials.offer.until'), {
+          time: <LocalTime value={offer.expiresAt * 1000} />,
+          link: <a href={offer.offerUriByReference}>{t('credentials.offer.open')}</a>,
+        })}
       </p>
     </section>
   );
 }
 
 function IssueForms(props: { choices: Choice[] }) {
+  const t = useT(messages);
   const options = props.choices.map((choice) => <option value={choice.value}>{choice.label}</option>);
   return (
     <>
       <section aria-labelledby="issue-title">
-        <h2 id="issue-title">Issue a credential</h2>
+        <h2 id="issue-title">{t('credentials.issue.title')}</h2>
         <form method="post" action={`${PATH}/issue`}>
-          <label for="issue-type">Credential</label>
+          <label for="issue-type">{t('credentials.issue.label')}</label>
           <select id="issue-type" name="credential">
             {options}
           </select>
-          <button type="submit">Issue</button>
+          <button type="submit">{t('credentials.issue.submit')}</button>
         </form>
       </section>
       <section aria-labelledby="wallet-title">
-        <h2 id="wallet-title">Add to a wallet</h2>
-        <p class="muted">An OpenID4VCI offer your wallet app can scan.</p>
+        <h2 id="wallet-title">{t('credentials.wallet.title')}</h2>
+        <p class="muted">{t('credentials.wallet.intro')}</p>
         <form method="post" action={`${PATH}/offer`}>
-          <label for="offer-type">Credential</label>
+          <label for="offer-type">{t('credentials.issue.label')}</label>
           <select id="offer-type" name="credential">
             {options}
           </select>
           <label class="check">
-            <input type="checkbox" name="pin" value="1" checked /> Protect it with a PIN
+            <input type="checkbox" name="pin" value="1" checked /> {t('credentials.wallet.pin')}
           </label>
-          <button type="submit">Create offer</button>
+          <button type="submit">{t('credentials.wallet.submit')}</button>
         </form>
       </section>
     </>
@@ -161,28 +171,32 @@ export function CredentialsPage(
   props: Frame & { credentials: CredentialSummary[]; choices: Choice[]; state: ListState },
 ) {
   const { credentials, choices, state } = props;
+  const t = useT(messages);
   return (
-    <CredentialsFrame {...props} title="Credentials">
-      <h1>Your credentials</h1>
+    <CredentialsFrame {...props} title={t('credentials.title')}>
+      <h1>{t('credentials.heading')}</h1>
       <p>
-        <a href="/account">Back to your account</a>
+        <a href="/account">{t('credentials.back')}</a>
       </p>
-      <Messages notice={state.notice} error={state.error} />
+      <Messages
+        notice={state.notice ? t(state.notice) : undefined}
+        error={state.error ? t(state.error) : state.failure}
+      />
       {state.offer ? <Offer offer={state.offer} /> : null}
       <section aria-labelledby="list-title">
-        <h2 id="list-title">Issued to you</h2>
+        <h2 id="list-title">{t('credentials.issued')}</h2>
         {credentials.length === 0 ? (
-          <p class="muted">No credentials yet.</p>
+          <p class="muted">{t('credentials.none')}</p>
         ) : (
           <table>
             <thead>
               <tr>
-                <th scope="col">Type</th>
-                <th scope="col">About</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Status</th>
+                <th scope="col">{t('credentials.type')}</th>
+                <th scope="col">{t('credentials.about')}</th>
+                <th scope="col">{t('credentials.expires')}</th>
+                <th scope="col">{t('credentials.status')}</th>
                 <th scope="col">
-                  <span class="skip">Action</span>
+                  <span class="skip">{t('credentials.action')}</span>
                 </th>
               </tr>
             </thead>
@@ -192,15 +206,21 @@ export function CredentialsPage(
                   <td>
                     <a href={`${PATH}/${credential.id}`}>{credential.type}</a>
                   </td>
-                  <td>{describe(credential)}</td>
-                  <td>{day(credential.expiresAt)}</td>
-                  <td>{credential.revoked ? 'revoked' : 'valid'}</td>
+                  <td>{describe(t, credential)}</td>
+                  <td>
+                    <Day seconds={credential.expiresAt} />
+                  </td>
+                  <td>{t(credential.revoked ? 'credentials.revoked' : 'credentials.valid')}</td>
                   <td>
                     {credential.revoked ? null : (
                       <form method="post" action={`${PATH}/revoke`} class="inline">
                         <input type="hidden" name="id" value={credential.id} />
-                        <button type="submit" class="secondary" aria-label={`Revoke ${credential.id}`}>
-                          Revoke
+                        <button
+                          type="submit"
+                          class="secondary"
+                          aria-label={t('credentials.revokeOne', { id: credential.id })}
+                        >
+                          {t('credentials.revoke')}
                         </button>
                       </form>
                     )}
@@ -217,38 +237,44 @@ export function CredentialsPage(
 }
 
 /** One credential: what it says, claim by claim, and its SD-JWT to copy into a verifier. */
-export function CredentialPage(props: Frame & { credential: KeptCredential; notice?: string | undefined }) {
+export function CredentialPage(
+  props: Frame & { credential: KeptCredential; notice?: MessageKey | undefined },
+) {
   const { summary, sdjwt, claims } = props.credential;
+  const t = useT(messages);
+  const title = t('credential.heading', { type: typeName(t, summary.type) });
   return (
-    <CredentialsFrame {...props} title={`${typeName(summary.type)} credential`}>
-      <h1>{typeName(summary.type)} credential</h1>
+    <CredentialsFrame {...props} title={title}>
+      <h1>{title}</h1>
       <p>
-        <a href={PATH}>All your credentials</a>
+        <a href={PATH}>{t('credential.all')}</a>
       </p>
-      <Messages notice={props.notice} />
+      <Messages notice={props.notice ? t(props.notice) : undefined} />
       <dl class="facts">
-        <dt>Id</dt>
+        <dt>{t('credential.id')}</dt>
         <dd>
           <code id="credential-id">{summary.id}</code>
         </dd>
-        <dt>Status</dt>
-        <dd>{summary.revoked ? 'revoked' : 'valid'}</dd>
-        <dt>Valid until</dt>
-        <dd>{day(summary.expiresAt)}</dd>
+        <dt>{t('credential.status')}</dt>
+        <dd>{t(summary.revoked ? 'credentials.revoked' : 'credentials.valid')}</dd>
+        <dt>{t('credential.validUntil')}</dt>
+        <dd>
+          <Day seconds={summary.expiresAt} />
+        </dd>
       </dl>
       <p id="copy-status" class="muted" role="status" aria-live="polite" />
       {sdjwt ? (
         <>
           <section aria-labelledby="claims-title">
-            <h2 id="claims-title">What it says</h2>
+            <h2 id="claims-title">{t('credential.claims')}</h2>
             <table class="claims">
               <thead>
                 <tr>
-                  <th scope="col">Claim</th>
-                  <th scope="col">Value</th>
-                  <th scope="col">When shown</th>
+                  <th scope="col">{t('credential.claim')}</th>
+                  <th scope="col">{t('credential.value')}</th>
+                  <th scope="col">{t('credential.whenShown')}</th>
                   <th scope="col">
-                    <span class="skip">Copy</span>
+                    <span class="skip">{t('credential.copy')}</span>
                   </th>
                 </tr>
               </thead>
@@ -261,12 +287,18 @@ export function CredentialPage(props: Frame & { credential: KeptCredential; noti
                     <td class="value">
                       {claim.value}
                       {TIMES.includes(claim.name) && /^\d+$/.test(claim.value) ? (
-                        <span class="muted"> ({day(Number(claim.value))})</span>
+                        <span class="muted">
+                          {' ('}
+                          <Day seconds={Number(claim.value)} />)
+                        </span>
                       ) : null}
                     </td>
-                    <td>{claim.selective ? 'only if you choose' : 'always'}</td>
+                    <td>{t(claim.selective ? 'credential.selective' : 'credential.always')}</td>
                     <td>
-                      <CopyButton label={`Copy ${claim.name}`} value={claim.value} />
+                      <CopyButton
+                        label={t('credential.copyClaim', { name: claim.name })}
+                        value={claim.value}
+                      />
                     </td>
                   </tr>
                 ))}
@@ -275,22 +307,19 @@ export function CredentialPage(props: Frame & { credential: KeptCredential; noti
           </section>
           <section aria-labelledby="sdjwt-title">
             <h2 id="sdjwt-title">SD-JWT</h2>
-            <p class="muted">Paste it into any verifier. It holds every claim above.</p>
+            <p class="muted">{t('credential.sdjwtIntro')}</p>
             <label for="sdjwt" class="skip">
               SD-JWT
             </label>
             <textarea id="sdjwt" class="sdjwt" readonly rows={6}>
               {sdjwt}
             </textarea>
-            <CopyButton label="Copy the SD-JWT" from="sdjwt" />
+            <CopyButton label={t('credential.copySdjwt')} from="sdjwt" />
           </section>
         </>
       ) : (
         <>
-          <p class="muted">
-            This credential was issued to a wallet or through the API: its SD-JWT is with its holder, not kept
-            here. It states:
-          </p>
+          <p class="muted">{t('credential.notKept')}</p>
           <dl class="facts">
             {Object.entries(summary.claims).map(([name, value]) => (
               <>

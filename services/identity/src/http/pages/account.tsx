@@ -8,8 +8,9 @@
  */
 
 import type { IdentitySession } from '@xv/platform';
-import type { ClientAssets } from '@xv/platform/pages';
+import { type ClientAssets, richText, useT } from '@xv/platform/pages';
 import type { PendingInvitation } from '../../invitations/invitations.js';
+import { errorText, type MessageKey, messages, roleLabel } from '../../messages/index.js';
 import { type MemberItem, MembersCard, type ServiceClientItem, ServiceClientsCard } from './admin.js';
 import { ConfirmDialog } from './confirm.js';
 import { AccountConsole, type ConsoleView } from './console.js';
@@ -34,8 +35,8 @@ export interface AccountView {
   serviceClients: ServiceClientItem[] | null;
   /** Pending invitations of the active organization, for its administrators. */
   invitations: PendingInvitation[] | null;
-  /** What the form just posted did (`?notice=`). */
-  notice: string | null;
+  /** What the form just posted did (`?notice=`), as its catalogue key. */
+  notice: MessageKey | null;
   /** Why the form just posted failed, when the page answers it. */
   problem: AccountProblem | null;
   /** Recovery codes the form just made, shown this once. */
@@ -47,13 +48,14 @@ export interface AccountView {
 
 function StepUpBanner(props: { view: AccountView }) {
   const { stepUp, passkeys, totpEnabled } = props.view;
+  const t = useT(messages);
   if (!stepUp) return null;
   if (stepUp.met)
     return (
       <section aria-labelledby="stepup-title">
-        <h2 id="stepup-title">You are signed in at {stepUp.wanted}</h2>
+        <h2 id="stepup-title">{t('stepUp.met', { level: stepUp.wanted })}</h2>
         <a class="button" href={stepUp.continueUrl}>
-          Continue
+          {t('stepUp.continue')}
         </a>
       </section>
     );
@@ -62,7 +64,7 @@ function StepUpBanner(props: { view: AccountView }) {
   const canVerify = stepUp.wanted === 'AAL3' ? strongPasskey : anyPasskey;
   return (
     <section aria-labelledby="stepup-title">
-      <h2 id="stepup-title">A stronger sign-in is needed ({stepUp.wanted})</h2>
+      <h2 id="stepup-title">{t('stepUp.needed', { level: stepUp.wanted })}</h2>
       {canVerify ? (
         <button
           type="button"
@@ -70,27 +72,24 @@ function StepUpBanner(props: { view: AccountView }) {
           data-redirect={stepUp.redirect ?? ''}
           data-aal={stepUp.wanted}
         >
-          Verify with your passkey
+          {t('stepUp.verifyPasskey')}
         </button>
       ) : stepUp.wanted === 'AAL3' ? (
-        <p>
-          Add a passkey below (a security key or this device, with its PIN or biometrics), then verify with
-          it.
-        </p>
+        <p>{t('stepUp.addPasskey')}</p>
       ) : totpEnabled ? (
         <p>
           <a
             href={`/login?aal=AAL2${stepUp.redirect ? `&redirect=${encodeURIComponent(stepUp.redirect)}` : ''}`}
           >
-            Sign in again with your code
+            {t('stepUp.signInWithCode')}
           </a>
         </p>
       ) : (
-        <p>Set up two-factor sign-in below; you can then continue.</p>
+        <p>{t('stepUp.setUpTwoFactor')}</p>
       )}
       <p id="passkey-status" role="status" aria-live="polite" />
       <a id="continue-link" class="button" href="/account" hidden>
-        Continue
+        {t('stepUp.continue')}
       </a>
     </section>
   );
@@ -113,9 +112,10 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
   const { view } = props;
   const { session } = view;
   const initial = session.user.name.trim().charAt(0).toUpperCase() || '?';
+  const t = useT(messages);
   return (
     <IdentityPage
-      title="Your account"
+      title={t('account.title')}
       signedIn
       viewer={{
         name: session.user.name.trim() || session.user.email,
@@ -128,18 +128,18 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
       nonce={props.nonce}
     >
       <div data-continue={view.stepUp?.continueUrl ?? ''} data-user-id={session.user.id} id="account-root">
-        <h1>Your account</h1>
+        <h1>{t('account.title')}</h1>
         {view.notice ? (
           <p class="notice" role="status">
-            {view.notice}
+            {t(view.notice)}
           </p>
         ) : null}
         {view.problem && !cardShown(view, view.problem.section) ? (
-          <FormError id={`${view.problem.section}-error`} text={view.problem.message} />
+          <FormError id={`${view.problem.section}-error`} text={errorText(t, view.problem)} />
         ) : null}
         <StepUpBanner view={view} />
         <section aria-labelledby="profile-title">
-          <h2 id="profile-title">Profile</h2>
+          <h2 id="profile-title">{t('profile.title')}</h2>
           <p>
             <span class="avatar" data-color={session.user.avatar_color} aria-hidden="true">
               {initial}
@@ -147,23 +147,26 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
             <strong>{session.user.name}</strong> · {session.user.email}
           </p>
           <p class="muted">
-            Realm <code>{session.realmId}</code> · signed in with {session.amr.join(' + ')} · level{' '}
-            <strong id="session-aal">{session.aal}</strong>
+            {richText(t('profile.session'), {
+              realm: <code>{session.realmId}</code>,
+              methods: session.amr.join(' + '),
+              level: <strong id="session-aal">{session.aal}</strong>,
+            })}
           </p>
           <p>
-            <a href="/account/credentials">Your verifiable credentials</a>
+            <a href="/account/credentials">{t('profile.credentials')}</a>
           </p>
         </section>
 
         <section aria-labelledby="orgs-title">
-          <h2 id="orgs-title">Organizations</h2>
+          <h2 id="orgs-title">{t('orgs.title')}</h2>
           <table>
             <thead>
               <tr>
-                <th scope="col">Organization</th>
-                <th scope="col">Role</th>
+                <th scope="col">{t('orgs.organization')}</th>
+                <th scope="col">{t('orgs.role')}</th>
                 <th scope="col">
-                  <span class="muted">Active</span>
+                  <span class="muted">{t('orgs.activeColumn')}</span>
                 </th>
               </tr>
             </thead>
@@ -171,13 +174,13 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
               {session.memberships.map((m) => (
                 <tr>
                   <td>{m.org_name}</td>
-                  <td>{m.role}</td>
+                  <td>{roleLabel(t, m.role)}</td>
                   <td>
                     {m.org_id === view.activeOrgId ? (
-                      'active'
+                      t('orgs.active')
                     ) : (
                       <button type="button" class="secondary inline" data-switch-org={m.org_id}>
-                        Make active
+                        {t('orgs.makeActive')}
                       </button>
                     )}
                   </td>
@@ -188,17 +191,15 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
           {view.publicAssistant === null ? null : (
             <p>
               <label>
-                <input id="public-assistant" type="checkbox" checked={view.publicAssistant} /> Public
-                assistant: visitors who are not signed in may chat with this organization's assistant, which
-                searches only the documents you marked public
+                <input id="public-assistant" type="checkbox" checked={view.publicAssistant} />{' '}
+                {t('orgs.publicAssistant')}
               </label>
             </p>
           )}
           {view.require2fa === null ? null : (
             <p>
               <label>
-                <input id="require-2fa" type="checkbox" checked={view.require2fa} /> Require 2FA: members may
-                not remove their last second factor (2FA or a passkey)
+                <input id="require-2fa" type="checkbox" checked={view.require2fa} /> {t('orgs.require2fa')}
               </label>
             </p>
           )}
@@ -206,15 +207,12 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
         </section>
 
         {hasSecondFactor(view) ? (
-          <p class="muted">
-            Changing your second factors needs a verification (2FA or a passkey) in the last 10 minutes; you
-            will be asked for one when needed.
-          </p>
+          <p class="muted">{t('factors.freshProof')}</p>
         ) : (
           <section aria-labelledby="factor-password-title" id="factor-password-card">
-            <h2 id="factor-password-title">Confirm it is you</h2>
-            <p>Your account has no second factor yet: enter your password to add one (2FA or a passkey).</p>
-            <label for="factor-password">Your password</label>
+            <h2 id="factor-password-title">{t('factors.passwordTitle')}</h2>
+            <p>{t('factors.passwordIntro')}</p>
+            <label for="factor-password">{t('factors.password')}</label>
             <input id="factor-password" type="password" autocomplete="current-password" />
           </section>
         )}
@@ -237,9 +235,9 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
         <AccountConsole view={view.console} problem={view.problem} />
 
         <section aria-labelledby="signout-title">
-          <h2 id="signout-title">Sign out</h2>
+          <h2 id="signout-title">{t('signOut.title')}</h2>
           <form method="post" action="/api/auth/logout">
-            <button type="submit">Sign out of every XV site</button>
+            <button type="submit">{t('signOut.everywhere')}</button>
           </form>
         </section>
         <ConfirmDialog />

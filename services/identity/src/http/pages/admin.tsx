@@ -4,7 +4,9 @@
  * user) and service clients (created with scopes chosen from a list, the token shown once; revoked after a
  * confirmation). `client/account.ts` updates them in place from the API's answers.
  */
+import { useT } from '@xv/platform/pages';
 import { ROLES } from '../../accounts/roles.js';
+import { messages, roleLabel, wordingOf } from '../../messages/index.js';
 import { SCOPE_DESCRIPTIONS } from '../../service-clients/repository.js';
 import { ConfirmForm } from './confirm.js';
 import { type AccountProblem, SectionError } from './problem.js';
@@ -23,53 +25,57 @@ export interface ServiceClientItem {
 }
 
 export function MembersCard(props: { members: MemberItem[]; problem: AccountProblem | null }) {
+  const t = useT(messages);
   return (
     <section aria-labelledby="members-title" id="members-card">
-      <h2 id="members-title">Members</h2>
+      <h2 id="members-title">{t('members.title')}</h2>
       <SectionError problem={props.problem} section="members" />
       <p class="muted" id="member-removal-note">
-        Removing a member ends, within a second, their sessions' access to this organization and their
-        knowledge-base tokens for it; service clients belong to the organization and stay.
+        {t('members.removalNote')}
       </p>
       <ul id="member-list">
         {props.members.map((m) => (
           <li data-row={m.user_id}>
             {m.name} · {m.email}{' '}
-            <select aria-label={`Role of ${m.name}`} data-member-role={m.user_id} class="inline-select">
+            <select
+              aria-label={t('members.roleOf', { name: m.name })}
+              data-member-role={m.user_id}
+              class="inline-select"
+            >
               {ROLES.map((role) => (
                 <option value={role} selected={role === m.role}>
-                  {role}
+                  {roleLabel(t, role)}
                 </option>
               ))}
             </select>{' '}
             <ConfirmForm
-              summary="Remove…"
-              wording={`${m.name} (${m.email}) will leave the organization and lose its access at once.`}
-              button="Remove the member"
+              summary={t('members.remove.summary')}
+              wording={t('members.remove.wording', { name: m.name, email: m.email })}
+              button={t('members.remove.button')}
               action={`/account/members/${encodeURIComponent(m.user_id)}/remove`}
               api={{
                 method: 'DELETE',
                 path: `/api/org/members/${encodeURIComponent(m.user_id)}`,
                 after: 'remove-row',
                 status: 'member-status',
-                done: `${m.name} is no longer a member.`,
+                done: t('members.remove.done', { name: m.name }),
               }}
             />
           </li>
         ))}
       </ul>
       <form id="member-form">
-        <label for="member-email">E-mail of an existing user</label>
+        <label for="member-email">{t('members.email')}</label>
         <input id="member-email" type="email" required />
-        <label for="member-role">Role</label>
+        <label for="member-role">{t('members.role')}</label>
         <select id="member-role">
           {ROLES.map((role) => (
             <option value={role} selected={role === 'member'}>
-              {role}
+              {roleLabel(t, role)}
             </option>
           ))}
         </select>
-        <button type="submit">Add member</button>
+        <button type="submit">{t('members.add')}</button>
       </form>
       <p id="member-status" role="status" aria-live="polite" />
     </section>
@@ -78,20 +84,21 @@ export function MembersCard(props: { members: MemberItem[]; problem: AccountProb
 
 export function ServiceClientRow(props: { client: ServiceClientItem }) {
   const { client } = props;
+  const t = useT(messages);
   return (
     <li data-row={client.id}>
       {client.name} · <code>{client.scopes.join(' ')}</code>{' '}
       <ConfirmForm
-        summary="Revoke…"
-        wording={`Programs using the token of “${client.name}” are refused from now on.`}
-        button="Revoke the service client"
+        summary={t('clients.revoke.summary')}
+        wording={t('clients.revoke.wording', { name: client.name })}
+        button={t('clients.revoke.button')}
         action={`/account/service-clients/${encodeURIComponent(client.id)}/revoke`}
         api={{
           method: 'DELETE',
           path: `/api/service-clients/${encodeURIComponent(client.id)}`,
           after: 'remove-row',
           status: 'client-status',
-          done: 'Service client revoked: its token no longer works.',
+          done: t('clients.revoke.done'),
         }}
       />
     </li>
@@ -99,9 +106,10 @@ export function ServiceClientRow(props: { client: ServiceClientItem }) {
 }
 
 export function ServiceClientsCard(props: { clients: ServiceClientItem[]; problem: AccountProblem | null }) {
+  const t = useT(messages);
   return (
     <section aria-labelledby="clients-title" id="clients-card">
-      <h2 id="clients-title">Service clients</h2>
+      <h2 id="clients-title">{t('clients.title')}</h2>
       <SectionError problem={props.problem} section="clients" />
       <ul id="client-list">
         {props.clients.map((client) => (
@@ -109,20 +117,21 @@ export function ServiceClientsCard(props: { clients: ServiceClientItem[]; proble
         ))}
       </ul>
       <form id="client-form">
-        <label for="client-name">Name</label>
+        <label for="client-name">{t('clients.name')}</label>
         <input id="client-name" type="text" maxlength={100} required />
         <fieldset id="client-scopes">
-          <legend>Scopes</legend>
+          <legend>{t('clients.scopes')}</legend>
           {Object.entries(SCOPE_DESCRIPTIONS).map(([scope, description]) => (
             <label class="checkbox">
-              <input type="checkbox" name="client-scope" value={scope} /> <code>{scope}</code>: {description}
+              <input type="checkbox" name="client-scope" value={scope} /> <code>{scope}</code>:{' '}
+              {wordingOf(t, `scope.${scope}`, description)}
             </label>
           ))}
         </fieldset>
-        <button type="submit">Create service client</button>
+        <button type="submit">{t('clients.create')}</button>
       </form>
       <div id="client-created" hidden>
-        <p>Copy this token now; it is not shown again:</p>
+        <p>{t('clients.copyToken')}</p>
         <p>
           <code id="client-token" />
         </p>

@@ -5,19 +5,23 @@
  * Without script each one is a second step: a `<details>` that unfolds the form and its wording. The wording is in `data-confirm`, the dialog's button in `data-confirm-button`.
  */
 
+import { useT } from '@xv/platform/pages';
+import { messages } from '../../messages/index.js';
+
 /** The page's one confirmation dialog, filled in by the script for each action. */
 export function ConfirmDialog() {
+  const t = useT(messages);
   return (
     <dialog id="confirm-dialog" aria-labelledby="confirm-title" aria-describedby="confirm-text">
       <form method="dialog">
-        <h2 id="confirm-title">Are you sure?</h2>
+        <h2 id="confirm-title">{t('confirm.title')}</h2>
         <p id="confirm-text" />
         <div class="dialog-buttons">
           <button type="submit" value="cancel" class="secondary" autofocus>
-            Cancel
+            {t('confirm.cancel')}
           </button>
           <button type="submit" value="confirm" class="danger" id="confirm-go">
-            Confirm
+            {t('confirm.confirm')}
           </button>
         </div>
       </form>

@@ -5,6 +5,9 @@
  * without script; a sign-out asks first (the dialog with script, a second step without). Times are UTC in
  * the page and shown in the reader's own time zone and language by the page's script.
  */
+import { formatDate } from '@xv/platform/i18n';
+import { richText, useLocale, useT } from '@xv/platform/pages';
+import { type IdentityT, messages, wordingOf } from '../../messages/index.js';
 import type { SecurityEvent } from '../../self-service/security-log.js';
 import type { SessionListing } from '../../sessions/store.js';
 import { ConfirmForm } from './confirm.js';
@@ -19,19 +22,19 @@ export interface ConsoleView {
   events: SecurityEvent[];
 }
 
-/** A moment, in UTC until the page's script rewrites it in the reader's locale (`data-local`). */
+/** A moment in the page's language, in UTC until the page's script rewrites it in the reader's time zone (`data-local`). */
 export function When(props: { at: number }) {
   const date = new Date(props.at);
   return (
     <time datetime={date.toISOString()} data-local="">
-      {date.toISOString().replace('T', ' ').slice(0, 16)} UTC
+      {formatDate(date, useLocale(), 'dateTime', 'UTC')} UTC
     </time>
   );
 }
 
-/** A short name for a browser's `User-Agent`. */
-export function deviceName(userAgent: string | null): string {
-  if (!userAgent) return 'Unknown device';
+/** A short name for a browser's `User-Agent`, in the page's language when given its translator. */
+export function deviceName(userAgent: string | null, t?: IdentityT): string {
+  if (!userAgent) return t ? t('device.unknown') : 'Unknown device';
   const browser = /Edg\//.test(userAgent)
     ? 'Edge'
     : /Firefox\//.test(userAgent)
@@ -52,50 +55,55 @@ export function deviceName(userAgent: string | null): string {
           : /Linux/.test(userAgent)
             ? 'Linux'
             : null;
-  return browser && system ? `${browser} on ${system}` : userAgent.slice(0, 60);
+  if (!browser || !system) return userAgent.slice(0, 60);
+  return t ? t('device.on', { browser, system }) : `${browser} on ${system}`;
 }
 
 function Sessions(props: { view: ConsoleView; problem: AccountProblem | null }) {
+  const t = useT(messages);
   const { sessions, currentSessionId } = props.view;
   const others = sessions.filter((s) => s.id !== currentSessionId).length;
   return (
     <section aria-labelledby="sessions-title" id="sessions-card">
-      <h2 id="sessions-title">Sessions and devices</h2>
+      <h2 id="sessions-title">{t('sessions.title')}</h2>
       <SectionError problem={props.problem} section="sessions" />
       <table>
         <thead>
           <tr>
-            <th scope="col">Device</th>
-            <th scope="col">Address</th>
-            <th scope="col">Last seen</th>
+            <th scope="col">{t('sessions.device')}</th>
+            <th scope="col">{t('sessions.address')}</th>
+            <th scope="col">{t('sessions.lastSeen')}</th>
             <th scope="col">
-              <span class="muted">Actions</span>
+              <span class="muted">{t('sessions.actions')}</span>
             </th>
           </tr>
         </thead>
         <tbody>
           {sessions.map((s) => (
             <tr data-session={s.id} data-row={s.id} data-current={s.id === currentSessionId ? '' : undefined}>
-              <td title={s.user_agent ?? ''}>{deviceName(s.user_agent)}</td>
-              <td>{s.address ?? 'unknown'}</td>
+              <td title={s.user_agent ?? ''}>{deviceName(s.user_agent, t)}</td>
+              <td>{s.address ?? t('sessions.unknown')}</td>
               <td>
                 <When at={s.last_seen_at} />
               </td>
               <td>
                 {s.id === currentSessionId ? (
-                  <strong>This session</strong>
+                  <strong>{t('sessions.current')}</strong>
                 ) : (
                   <ConfirmForm
-                    summary="Sign out…"
-                    wording={`${deviceName(s.user_agent)} (${s.address ?? 'unknown address'}) will be signed out at once.`}
-                    button="Sign out this session"
+                    summary={t('sessions.end.summary')}
+                    wording={t('sessions.end.wording', {
+                      device: deviceName(s.user_agent, t),
+                      address: s.address ?? t('sessions.unknownAddress'),
+                    })}
+                    button={t('sessions.end.button')}
                     action={`/account/sessions/${s.id}/sign-out`}
                     api={{
                       method: 'DELETE',
                       path: `/api/account/sessions/${encodeURIComponent(s.id)}`,
                       after: 'remove-row',
                       status: 'sessions-status',
-                      done: 'That session is signed out.',
+                      done: t('sessions.end.done'),
                     }}
                   />
                 )}
@@ -107,16 +115,16 @@ function Sessions(props: { view: ConsoleView; problem: AccountProblem | null }) 
       {others > 0 ? (
         <div id="sign-out-others">
           <ConfirmForm
-            summary="Sign out all other sessions…"
-            wording={`${others} other session${others === 1 ? '' : 's'} will end at once; this one stays.`}
-            button="Sign out all other sessions"
+            summary={t('sessions.others.summary')}
+            wording={t.plural('sessions.others.wording', others)}
+            button={t('sessions.others.button')}
             action="/account/sessions/sign-out-others"
             api={{
               method: 'POST',
               path: '/api/account/sessions/sign-out-others',
               after: 'sessions-others',
               status: 'sessions-status',
-              done: 'Your other sessions are signed out.',
+              done: t('sessions.others.done'),
             }}
             wide
           />
@@ -129,17 +137,18 @@ function Sessions(props: { view: ConsoleView; problem: AccountProblem | null }) 
 
 export function AccountConsole(props: { view: ConsoleView; problem: AccountProblem | null }) {
   const { view, problem } = props;
+  const t = useT(messages);
   return (
     <>
       <section aria-labelledby="profile-edit-title">
-        <h2 id="profile-edit-title">Name and e-mail</h2>
+        <h2 id="profile-edit-title">{t('profileEdit.title')}</h2>
         <SectionError problem={problem} section="profile" />
         <form
           method="post"
           action="/account/profile"
           aria-describedby={problem?.section === 'profile' ? 'profile-error' : undefined}
         >
-          <label for="display-name">Display name</label>
+          <label for="display-name">{t('profileEdit.displayName')}</label>
           <input
             id="display-name"
             name="name"
@@ -149,34 +158,36 @@ export function AccountConsole(props: { view: ConsoleView; problem: AccountProbl
             aria-invalid={problem?.section === 'profile' ? 'true' : undefined}
             required
           />
-          <button type="submit">Save name</button>
+          <button type="submit">{t('profileEdit.save')}</button>
         </form>
         <p>
-          {view.email}:{' '}
-          {view.emailVerified ? (
-            <strong data-email-verified="yes">verified</strong>
-          ) : (
-            <strong data-email-verified="no">not verified</strong>
-          )}
+          {richText(t('profileEdit.address'), {
+            email: view.email,
+            state: view.emailVerified ? (
+              <strong data-email-verified="yes">{t('profileEdit.verified')}</strong>
+            ) : (
+              <strong data-email-verified="no">{t('profileEdit.notVerified')}</strong>
+            ),
+          })}
         </p>
         {view.emailVerified ? null : (
           <form method="post" action="/account/email/verification">
             <button type="submit" class="secondary">
-              Send me a verification link
+              {t('profileEdit.sendVerification')}
             </button>
           </form>
         )}
       </section>
 
       <section aria-labelledby="password-title">
-        <h2 id="password-title">Password</h2>
+        <h2 id="password-title">{t('password.title')}</h2>
         <SectionError problem={problem} section="password" />
         <form
           method="post"
           action="/account/password"
           aria-describedby={problem?.section === 'password' ? 'password-error' : undefined}
         >
-          <label for="current-password">Current password</label>
+          <label for="current-password">{t('password.current')}</label>
           <input
             id="current-password"
             name="current_password"
@@ -184,7 +195,7 @@ export function AccountConsole(props: { view: ConsoleView; problem: AccountProbl
             autocomplete="current-password"
             required
           />
-          <label for="new-password">New password (at least 6 characters)</label>
+          <label for="new-password">{t('password.new')}</label>
           <input
             id="new-password"
             name="new_password"
@@ -194,28 +205,26 @@ export function AccountConsole(props: { view: ConsoleView; problem: AccountProbl
             maxlength={1024}
             required
           />
-          <button type="submit">Change password</button>
+          <button type="submit">{t('password.change')}</button>
         </form>
-        <p class="muted">Changing it signs out your other sessions.</p>
+        <p class="muted">{t('password.note')}</p>
       </section>
 
       <Sessions view={view} problem={problem} />
 
       <section aria-labelledby="log-title">
-        <h2 id="log-title">Security log</h2>
-        <p class="muted">
-          The newest entries of the last 90 days; older ones, and any beyond the newest 500, are deleted.
-        </p>
+        <h2 id="log-title">{t('log.title')}</h2>
+        <p class="muted">{t('log.retention')}</p>
         {view.events.length === 0 ? (
-          <p>Nothing yet.</p>
+          <p>{t('log.none')}</p>
         ) : (
           <table>
             <thead>
               <tr>
-                <th scope="col">When</th>
-                <th scope="col">What</th>
-                <th scope="col">Address</th>
-                <th scope="col">Device</th>
+                <th scope="col">{t('log.when')}</th>
+                <th scope="col">{t('log.what')}</th>
+                <th scope="col">{t('sessions.address')}</th>
+                <th scope="col">{t('sessions.device')}</th>
               </tr>
             </thead>
             <tbody id="security-log">
@@ -225,11 +234,11 @@ export function AccountConsole(props: { view: ConsoleView; problem: AccountProbl
                     <When at={event.at} />
                   </td>
                   <td>
-                    {event.label}
+                    {wordingOf(t, `log.event.${event.kind}`, event.label)}
                     {event.detail ? <span class="muted"> ({event.detail})</span> : null}
                   </td>
-                  <td>{event.address ?? 'unknown'}</td>
-                  <td title={event.user_agent ?? ''}>{deviceName(event.user_agent)}</td>
+                  <td>{event.address ?? t('sessions.unknown')}</td>
+                  <td title={event.user_agent ?? ''}>{deviceName(event.user_agent, t)}</td>
                 </tr>
               ))}
             </tbody>

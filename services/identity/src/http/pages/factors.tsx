@@ -4,6 +4,8 @@
  * of the 2FA card are on the page, one hidden, so `client/account.ts` switches between them after a call
  * without reloading; the passkey list is rebuilt from the API's answers.
  */
+import { richText, useT } from '@xv/platform/pages';
+import { messages } from '../../messages/index.js';
 import { ConfirmForm } from './confirm.js';
 import { type AccountProblem, SectionError } from './problem.js';
 
@@ -14,8 +16,6 @@ export interface PasskeyItem {
   created_at: number;
 }
 
-const codesLeft = (count: number) => `${count} recovery code${count === 1 ? '' : 's'} left`;
-
 export function TotpCard(props: {
   enabled: boolean;
   recoveryCodesLeft: number;
@@ -23,25 +23,28 @@ export function TotpCard(props: {
   newRecoveryCodes: string[] | null;
   problem: AccountProblem | null;
 }) {
+  const t = useT(messages);
   const codes = props.newRecoveryCodes ?? [];
   return (
     <section aria-labelledby="totp-title" id="totp-card">
-      <h2 id="totp-title">Two-factor sign-in</h2>
+      <h2 id="totp-title">{t('totp.title')}</h2>
       <SectionError problem={props.problem} section="totp" />
       <div id="totp-on" hidden={!props.enabled}>
         <p>
-          On. <span id="recovery-left">{codesLeft(props.recoveryCodesLeft)}</span>.
+          {richText(t('totp.on'), {
+            left: <span id="recovery-left">{t.plural('totp.codesLeft', props.recoveryCodesLeft)}</span>,
+          })}
         </p>
         <details class="confirm" id="totp-disable">
-          <summary>Turn off 2FA…</summary>
+          <summary>{t('totp.disable.summary')}</summary>
           <form
             id="totp-disable-form"
             method="post"
             action="/account/2fa/disable"
-            data-confirm="Sign-ins will then need only your password (or a passkey). Your recovery codes stop working."
-            data-confirm-button="Turn off 2FA"
+            data-confirm={t('totp.disable.wording')}
+            data-confirm-button={t('totp.disable.button')}
           >
-            <label for="totp-disable-code">Current code (or a recovery code) to turn it off</label>
+            <label for="totp-disable-code">{t('totp.disable.code')}</label>
             <input
               id="totp-disable-code"
               name="code"
@@ -51,45 +54,43 @@ export function TotpCard(props: {
               required
             />
             <button type="submit" class="danger">
-              Turn off 2FA
+              {t('totp.disable.button')}
             </button>
           </form>
         </details>{' '}
         <ConfirmForm
-          summary="New recovery codes…"
-          wording="Your current recovery codes stop working at once; the new ones are shown once."
-          button="Make new recovery codes"
+          summary={t('totp.renew.summary')}
+          wording={t('totp.renew.wording')}
+          button={t('totp.renew.button')}
           action="/account/2fa/recovery-codes"
           api={{
             method: 'POST',
             path: '/api/auth/2fa/recovery-codes',
             after: 'recovery-codes',
             status: 'totp-status',
-            done: 'New recovery codes: the old ones no longer work. Keep these somewhere safe.',
+            done: t('totp.renew.done'),
           }}
         />
       </div>
       <div id="totp-off" hidden={props.enabled}>
-        <p>Off. Use an authenticator app for a one-time code at each sign-in.</p>
+        <p>{t('totp.off')}</p>
         <button type="button" id="totp-start">
-          Set up 2FA
+          {t('totp.start')}
         </button>
         <div id="totp-enrol" hidden>
-          <p>Scan this QR code with your app, or type the key in.</p>
-          <div id="totp-qr" class="qr" role="img" aria-label="QR code of your 2FA key" />
-          <p>
-            Key: <code id="totp-secret" />
-          </p>
+          <p>{t('totp.scan')}</p>
+          <div id="totp-qr" class="qr" role="img" aria-label={t('totp.qr')} />
+          <p>{richText(t('totp.key'), { key: <code id="totp-secret" /> })}</p>
           <form id="totp-enable-form">
-            <label for="totp-code">Code from the app</label>
+            <label for="totp-code">{t('totp.code')}</label>
             <input id="totp-code" type="text" inputmode="numeric" autocomplete="one-time-code" required />
-            <button type="submit">Turn on</button>
+            <button type="submit">{t('totp.turnOn')}</button>
           </form>
         </div>
       </div>
       <div id="recovery" hidden={codes.length === 0}>
-        <h3>Recovery codes</h3>
-        <p>Keep these somewhere safe: each works once, and they are not shown again.</p>
+        <h3>{t('recovery.title')}</h3>
+        <p>{t('recovery.keep')}</p>
         <ul id="recovery-codes" class="codes">
           {codes.map((code) => (
             <li>{code}</li>
@@ -104,22 +105,23 @@ export function TotpCard(props: {
 /** One passkey of the list; `client/account.ts` builds the same markup for a passkey just added. */
 export function PasskeyRow(props: { passkey: PasskeyItem }) {
   const { passkey } = props;
+  const t = useT(messages);
   return (
     <li data-row={passkey.id}>
       <span data-passkey-name>
         {passkey.name} ({passkey.aal})
       </span>{' '}
       <ConfirmForm
-        summary="Remove…"
-        wording={`The passkey “${passkey.name}” will no longer sign you in.`}
-        button="Remove the passkey"
+        summary={t('passkeys.remove.summary')}
+        wording={t('passkeys.remove.wording', { name: passkey.name })}
+        button={t('passkeys.remove.button')}
         action={`/account/passkeys/${encodeURIComponent(passkey.id)}/remove`}
         api={{
           method: 'DELETE',
           path: `/api/auth/passkeys/${encodeURIComponent(passkey.id)}`,
           after: 'remove-row',
           status: 'passkey-status',
-          done: 'Passkey removed.',
+          done: t('passkeys.remove.done'),
         }}
       />
     </li>
@@ -131,22 +133,23 @@ export function PasskeysCard(props: {
   showStatus: boolean;
   problem: AccountProblem | null;
 }) {
+  const t = useT(messages);
   return (
     <section aria-labelledby="passkeys-title" id="passkeys-card">
-      <h2 id="passkeys-title">Passkeys</h2>
+      <h2 id="passkeys-title">{t('passkeys.title')}</h2>
       <SectionError problem={props.problem} section="passkeys" />
       <p id="passkey-none" hidden={props.passkeys.length > 0}>
-        No passkeys yet.
+        {t('passkeys.none')}
       </p>
       <ul id="passkey-list">
         {props.passkeys.map((passkey) => (
           <PasskeyRow passkey={passkey} />
         ))}
       </ul>
-      <label for="passkey-name">Name of the new passkey (optional)</label>
+      <label for="passkey-name">{t('passkeys.name')}</label>
       <input id="passkey-name" type="text" maxlength={100} />
       <button type="button" id="passkey-add">
-        Add a passkey
+        {t('passkeys.add')}
       </button>
       {props.showStatus ? <p id="passkey-status" role="status" aria-live="polite" /> : null}
     </section>

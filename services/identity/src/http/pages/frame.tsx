@@ -3,8 +3,9 @@
  * The identity pages' frame: the platform's page layout with the product name,
  * identity's own stylesheet, and a sign-out button for a signed-in person.
  */
-import { type ClientAssets, MessagePage, Page, ShellContext, type Viewer } from '@xv/platform/pages';
+import { type ClientAssets, MessagePage, Page, ShellContext, useT, type Viewer } from '@xv/platform/pages';
 import { type Child, useContext } from 'hono/jsx';
+import { messages } from '../../messages/index.js';
 
 export const PRODUCT = 'XV Identity';
 
@@ -21,11 +22,12 @@ export interface IdentityPageProps {
   children?: Child;
 }
 
-function SignOut() {
+export function SignOut() {
+  const t = useT(messages);
   return (
     <form method="post" action="/api/auth/logout">
       <button type="submit" class="secondary inline">
-        Sign out
+        {t('frame.signOut')}
       </button>
     </form>
   );
@@ -64,27 +66,26 @@ export function FormError(props: { text: string | undefined; id?: string }) {
 /** A page that only says one thing, for the viewer of the shell it is rendered in. */
 export function IdentityMessage(props: {
   assets: ClientAssets;
+  /** Catalogue keys; a text that is no key shows as written. */
   title: string;
   message: string;
+  values?: Record<string, string> | undefined;
   link?: { href: string; text: string } | undefined;
 }) {
   const signedIn = useContext(ShellContext).viewer !== undefined;
+  const t = useT(messages);
+  const word = (text: string, values?: Record<string, string>) => (t.has(text) ? t(text, values) : text);
   return (
     <MessagePage
-      title={props.title}
+      title={word(props.title)}
       product={PRODUCT}
       home={signedIn ? '/account' : '/login'}
       assets={props.assets}
       nav={signedIn ? <SignOut /> : undefined}
       section={signedIn ? 'account' : undefined}
       stylesheets={['identity']}
-      message={props.message}
-      {...(props.link ? { link: props.link } : {})}
+      message={word(props.message, props.values)}
+      {...(props.link ? { link: { href: props.link.href, text: word(props.link.text) } } : {})}
     />
   );
-}
-
-/** A page component's output as an HTML document. */
-export function asDocument(page: Child): string {
-  return `<!doctype html>${String(page)}`;
 }

@@ -4,9 +4,10 @@
  * here. Signed in: a button that joins the organization. The pending invitations of an organization, with
  * their invite, resend and revoke forms, are the `PendingInvitations` section of the account page.
  */
-import type { ClientAssets } from '@xv/platform/pages';
+import { type ClientAssets, richText, useT } from '@xv/platform/pages';
 import { ROLES } from '../../accounts/roles.js';
 import type { PendingInvitation } from '../../invitations/invitations.js';
+import { messages, roleLabel } from '../../messages/index.js';
 import { withQuery } from '../forms.js';
 import { ConfirmForm } from './confirm.js';
 import { When } from './console.js';
@@ -28,38 +29,43 @@ export function InvitationPage(props: { view: InvitationView; assets: ClientAsse
   const { view } = props;
   const here = `/invitations/${view.token}`;
   const matches = view.signedInAs !== null && view.signedInAs.toLowerCase() === view.email;
+  const t = useT(messages);
+  const title = t('invitation.title', { org: view.orgName });
   return (
-    <IdentityPage title={`Join ${view.orgName}`} signedIn={view.signedInAs !== null} assets={props.assets}>
+    <IdentityPage title={title} signedIn={view.signedInAs !== null} assets={props.assets}>
       <section>
-        <h1>Join {view.orgName}</h1>
+        <h1>{title}</h1>
         <FormError text={view.error} />
         <p>
-          You are invited to join <strong>{view.orgName}</strong> as <strong>{view.role}</strong>. The
-          invitation was sent to <strong>{view.email}</strong>.
+          {richText(t('invitation.invited'), {
+            org: <strong>{view.orgName}</strong>,
+            role: <strong>{roleLabel(t, view.role)}</strong>,
+            email: <strong>{view.email}</strong>,
+          })}
         </p>
         {view.signedInAs === null ? (
           <>
             <p>
               <a class="button" href={withQuery('/login', { redirect: here })}>
-                Sign in to accept
+                {t('invitation.signIn')}
               </a>
             </p>
             <p>
-              No account yet?{' '}
-              <a href={withQuery('/register', { redirect: here, email: view.email })}>
-                Create one with {view.email}
-              </a>
+              {richText(t('invitation.noAccount'), {
+                link: (
+                  <a href={withQuery('/register', { redirect: here, email: view.email })}>
+                    {t('invitation.createWith', { email: view.email })}
+                  </a>
+                ),
+              })}
             </p>
           </>
         ) : matches ? (
           <form method="post" action={here}>
-            <button type="submit">Join {view.orgName}</button>
+            <button type="submit">{t('invitation.join', { org: view.orgName })}</button>
           </form>
         ) : (
-          <p role="alert">
-            You are signed in as {view.signedInAs}. Sign out and sign in as {view.email} to accept this
-            invitation.
-          </p>
+          <p role="alert">{t('invitation.otherAccount', { current: view.signedInAs, email: view.email })}</p>
         )}
       </section>
     </IdentityPage>
@@ -71,11 +77,12 @@ export function PendingInvitations(props: {
   invitations: PendingInvitation[];
   problem: AccountProblem | null;
 }) {
+  const t = useT(messages);
   const failed = props.problem?.section === 'invitations' ? props.problem : null;
   const role = failed?.values?.role ?? 'member';
   return (
     <section aria-labelledby="invitations-title" id="invitations-card">
-      <h2 id="invitations-title">Invitations</h2>
+      <h2 id="invitations-title">{t('invitations.title')}</h2>
       <SectionError problem={props.problem} section="invitations" />
       <form
         id="invite-form"
@@ -83,7 +90,7 @@ export function PendingInvitations(props: {
         action="/account/invitations"
         aria-describedby={failed ? 'invitations-error' : undefined}
       >
-        <label for="invite-email">E-mail address to invite</label>
+        <label for="invite-email">{t('invitations.email')}</label>
         <input
           id="invite-email"
           name="email"
@@ -93,27 +100,27 @@ export function PendingInvitations(props: {
           aria-invalid={failed ? 'true' : undefined}
           required
         />
-        <label for="invite-role">Role of the invitee</label>
+        <label for="invite-role">{t('invitations.role')}</label>
         <select id="invite-role" name="role">
           {ROLES.map((r) => (
             <option value={r} selected={r === role}>
-              {r}
+              {roleLabel(t, r)}
             </option>
           ))}
         </select>
-        <button type="submit">Send invitation</button>
+        <button type="submit">{t('invitations.send')}</button>
       </form>
       <p class="muted" id="invitation-none" hidden={props.invitations.length > 0}>
-        No pending invitations.
+        {t('invitations.none')}
       </p>
       <table id="invitation-table" hidden={props.invitations.length === 0}>
         <thead>
           <tr>
-            <th scope="col">E-mail</th>
-            <th scope="col">Role</th>
-            <th scope="col">Expires</th>
+            <th scope="col">{t('invitations.emailColumn')}</th>
+            <th scope="col">{t('invitations.roleColumn')}</th>
+            <th scope="col">{t('invitations.expires')}</th>
             <th scope="col">
-              <span class="muted">Actions</span>
+              <span class="muted">{t('invitations.actions')}</span>
             </th>
           </tr>
         </thead>
@@ -121,7 +128,7 @@ export function PendingInvitations(props: {
           {props.invitations.map((invitation) => (
             <tr data-invitation={invitation.id} data-row={invitation.id}>
               <td>{invitation.email}</td>
-              <td>{invitation.role}</td>
+              <td>{roleLabel(t, invitation.role)}</td>
               <td>
                 <When at={invitation.expires_at} />
               </td>
@@ -133,20 +140,20 @@ export function PendingInvitations(props: {
                   data-resend={invitation.id}
                 >
                   <button type="submit" class="secondary inline">
-                    Resend
+                    {t('invitations.resend')}
                   </button>
                 </form>
                 <ConfirmForm
-                  summary="Revoke…"
-                  wording={`The link sent to ${invitation.email} will stop working.`}
-                  button="Revoke the invitation"
+                  summary={t('invitations.revoke.summary')}
+                  wording={t('invitations.revoke.wording', { email: invitation.email })}
+                  button={t('invitations.revoke.button')}
                   action={`/account/invitations/${invitation.id}/revoke`}
                   api={{
                     method: 'DELETE',
                     path: `/api/org/invitations/${encodeURIComponent(invitation.id)}`,
                     after: 'remove-row',
                     status: 'invitations-status',
-                    done: 'Invitation revoked: its link no longer works.',
+                    done: t('invitations.revoke.done'),
                   }}
                 />
               </td>

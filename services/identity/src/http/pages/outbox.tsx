@@ -3,8 +3,9 @@
  * `GET /dev/outbox`: the e-mails the service would have sent, newest first, with their links clickable.
  * Served only while no SMTP server is configured (`XV_SMTP_URL`).
  */
-import type { ClientAssets } from '@xv/platform/pages';
+import { type ClientAssets, LocalTime, richText, useT } from '@xv/platform/pages';
 import type { OutboxMessage } from '../../mail/mailer.js';
+import { messages } from '../../messages/index.js';
 import { IdentityPage } from './frame.js';
 
 const LINK = /(https?:\/\/[^\s<>"]+)/g;
@@ -20,22 +21,20 @@ function LinkedText(props: { text: string }) {
 }
 
 export function OutboxPage(props: { messages: OutboxMessage[]; assets: ClientAssets }) {
+  const t = useT(messages);
   return (
-    <IdentityPage title="Development outbox" assets={props.assets}>
-      <h1>Development outbox</h1>
-      <p class="notice">
-        No SMTP server is configured (<code>XV_SMTP_URL</code>), so the e-mails XV sends are kept here
-        instead. Set <code>XV_SMTP_URL</code> to deliver them; this page then no longer exists.
-      </p>
-      {props.messages.length === 0 ? <p>No e-mail yet.</p> : null}
+    <IdentityPage title={t('outbox.title')} assets={props.assets}>
+      <h1>{t('outbox.title')}</h1>
+      <p class="notice">{richText(t('outbox.notice'), { setting: <code>XV_SMTP_URL</code> })}</p>
+      {props.messages.length === 0 ? <p>{t('outbox.none')}</p> : null}
       {props.messages.map((message) => (
         <article class="mail" aria-label={message.subject}>
           <h2>{message.subject}</h2>
           <p class="muted">
-            To <strong data-mail-to>{message.to}</strong> ·{' '}
-            <time datetime={new Date(message.createdAt).toISOString()}>
-              {new Date(message.createdAt).toISOString().replace('T', ' ').slice(0, 19)} UTC
-            </time>
+            {richText(t('outbox.to'), {
+              to: <strong data-mail-to>{message.to}</strong>,
+              time: <LocalTime value={message.createdAt} />,
+            })}
           </p>
           <LinkedText text={message.body} />
         </article>

@@ -4,7 +4,8 @@
  * `/password-reset/<token>` (choose a new password) and `/verify-email/<token>` (confirm the address).
  * Each token page only shows a form: the token is spent by the form's post, never by opening the link.
  */
-import type { ClientAssets } from '@xv/platform/pages';
+import { type ClientAssets, richText, useT } from '@xv/platform/pages';
+import { messages } from '../../messages/index.js';
 import { FormError, IdentityPage } from './frame.js';
 
 export function ResetRequestPage(props: {
@@ -16,21 +17,19 @@ export function ResetRequestPage(props: {
   error?: string;
   assets: ClientAssets;
 }) {
+  const t = useT(messages);
   const inDefaultRealm = props.realm === 'default';
   return (
-    <IdentityPage title="Reset your password" assets={props.assets}>
+    <IdentityPage title={t('reset.title')} assets={props.assets}>
       <section>
-        <h1>Reset your password</h1>
+        <h1>{t('reset.title')}</h1>
         {inDefaultRealm ? null : (
-          <p class="muted">
-            For your account in realm <code>{props.realm}</code>.
-          </p>
+          <p class="muted">{richText(t('reset.realm'), { realm: <code>{props.realm}</code> })}</p>
         )}
         <FormError text={props.error} />
         {props.sent ? (
           <p class="notice" role="status">
-            If an account uses that address, a link to choose a new password is on its way. It works once, for
-            one hour.
+            {t('reset.sent')}
           </p>
         ) : null}
         <form
@@ -38,7 +37,7 @@ export function ResetRequestPage(props: {
           action="/password-reset"
           aria-describedby={props.error ? 'form-error' : undefined}
         >
-          <label for="reset-email">Your e-mail address</label>
+          <label for="reset-email">{t('reset.email')}</label>
           <input
             id="reset-email"
             name="email"
@@ -50,11 +49,11 @@ export function ResetRequestPage(props: {
             required
           />
           {inDefaultRealm ? null : <input type="hidden" name="realm" value={props.realm} />}
-          <button type="submit">Send me a link</button>
+          <button type="submit">{t('reset.submit')}</button>
         </form>
         <p>
           <a href={inDefaultRealm ? '/login' : `/login?realm=${encodeURIComponent(props.realm)}`}>
-            Back to sign-in
+            {t('reset.back')}
           </a>
         </p>
       </section>
@@ -63,17 +62,18 @@ export function ResetRequestPage(props: {
 }
 
 export function NewPasswordPage(props: { token: string; error: boolean; assets: ClientAssets }) {
+  const t = useT(messages);
   return (
-    <IdentityPage title="Choose a new password" assets={props.assets}>
+    <IdentityPage title={t('newPassword.title')} assets={props.assets}>
       <section>
-        <h1>Choose a new password</h1>
-        <FormError text={props.error ? 'Enter a password of at least 6 characters.' : undefined} />
+        <h1>{t('newPassword.title')}</h1>
+        <FormError text={props.error ? t('newPassword.error') : undefined} />
         <form
           method="post"
           action={`/password-reset/${props.token}`}
           aria-describedby={props.error ? 'form-error' : undefined}
         >
-          <label for="new-password">New password (at least 6 characters)</label>
+          <label for="new-password">{t('newPassword.label')}</label>
           <input
             id="new-password"
             name="password"
@@ -83,24 +83,23 @@ export function NewPasswordPage(props: { token: string; error: boolean; assets: 
             maxlength={1024}
             required
           />
-          <button type="submit">Set the new password</button>
+          <button type="submit">{t('newPassword.submit')}</button>
         </form>
-        <p class="muted">Every session of the account ends: sign in again with the new password.</p>
+        <p class="muted">{t('newPassword.note')}</p>
       </section>
     </IdentityPage>
   );
 }
 
 export function VerifyEmailPage(props: { token: string; email: string; assets: ClientAssets }) {
+  const t = useT(messages);
   return (
-    <IdentityPage title="Verify your e-mail address" assets={props.assets}>
+    <IdentityPage title={t('verifyEmail.title')} assets={props.assets}>
       <section>
-        <h1>Verify your e-mail address</h1>
+        <h1>{t('verifyEmail.title')}</h1>
         <form method="post" action={`/verify-email/${props.token}`}>
-          <p>
-            Confirm that <strong>{props.email}</strong> is yours.
-          </p>
-          <button type="submit">Verify {props.email}</button>
+          <p>{richText(t('verifyEmail.confirm'), { email: <strong>{props.email}</strong> })}</p>
+          <button type="submit">{t('verifyEmail.submit', { email: props.email })}</button>
         </form>
       </section>
     </IdentityPage>

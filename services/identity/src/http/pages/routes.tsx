@@ -12,6 +12,7 @@ import { getCookie } from 'hono/cookie';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { findOrganization, findUserById, membersOf, REALM_ID } from '../../accounts/repository.js';
 import { pendingInvitations } from '../../invitations/invitations.js';
+import { type MessageKey, messages } from '../../messages/index.js';
 import { findMfaChallenge } from '../../mfa/challenges.js';
 import { remainingRecoveryCodes } from '../../mfa/recovery.js';
 import { passkeyListing } from '../../passkeys/webauthn.js';
@@ -23,24 +24,13 @@ import { takeTyped, withQuery } from '../forms.js';
 import { safeRedirect } from '../redirects.js';
 import { sendPage } from '../respond.js';
 import { AccountPage, type AccountProblem } from './account.js';
-import { asDocument } from './frame.js';
 import { LoginPage, RegisterPage, TwoFactorPage } from './sign-in.js';
 
-/** The messages of `/account?notice=`, after a form post. */
-const NOTICES: Record<string, string> = {
-  joined: 'Welcome: you joined the organization. It is now your active organization.',
-  invitation_sent: 'Invitation sent.',
-  invitation_revoked: 'Invitation revoked: its link no longer works.',
-  sessions_ended: 'Your other sessions are signed out.',
-  session_ended: 'That session is signed out.',
-  password_changed: 'Password changed; your other sessions are signed out.',
-  profile_saved: 'Name saved.',
-  verification_sent: 'A verification link is on its way to your e-mail address.',
-  totp_disabled: '2FA is off: sign-ins need only your password (or a passkey).',
-  passkey_removed: 'Passkey removed.',
-  client_revoked: 'Service client revoked: its token no longer works.',
-  member_removed: 'The member is removed from the organization.',
-};
+/** The catalogue key of an `/account?notice=` a form post sent, when it is one. */
+function noticeOf(notice: string | undefined): MessageKey | null {
+  const key = `notice.${notice}`;
+  return key in messages.en ? (key as MessageKey) : null;
+}
 
 export function registerPageRoutes(app: App, identity: IdentityContext) {
   const { db, assets } = identity;
@@ -133,39 +123,37 @@ export async function accountPage(
       }
     : null;
   const passkeys = await passkeyListing(db, user.id);
-  return c.html(
-    asDocument(
-      <AccountPage
-        view={{
-          session: session.view,
-          activeOrgId: active?.org_id,
-          publicAssistant: org ? org.public_assistant === 1 : null,
-          require2fa: org ? org.require_2fa === 1 : null,
-          totpEnabled: user.totp_secret !== null,
-          recoveryCodesLeft: await remainingRecoveryCodes(db, user.id),
-          passkeys,
-          members: admin && active ? await membersOf(db, active.org_id) : null,
-          serviceClients:
-            admin && active ? await listServiceClients(db, session.realmId, active.org_id) : null,
-          invitations: admin && active ? await pendingInvitations(db, active.org_id) : null,
-          notice: problem ? null : (NOTICES[c.req.query('notice') ?? ''] ?? null),
-          problem: problem ?? null,
-          newRecoveryCodes: shown.recoveryCodes ?? null,
-          console: {
-            name: problem?.values?.name ?? user.name,
-            email: user.email,
-            emailVerified: user.email_verified_at !== null,
-            currentSessionId: session.id,
-            sessions: await identity.sessions.listOf(user.id),
-            events: await securityLog(db, user.id, 20),
-          },
-          stepUp,
-        }}
-        assets={assets}
-        nonce={cspNonce(c)}
-      />,
-    ),
+  return sendPage(
+    identity,
+    c,
+    <AccountPage
+      view={{
+        session: session.view,
+        activeOrgId: active?.org_id,
+        publicAssistant: org ? org.public_assistant === 1 : null,
+        require2fa: org ? org.require_2fa === 1 : null,
+        totpEnabled: user.totp_secret !== null,
+        recoveryCodesLeft: await remainingRecoveryCodes(db, user.id),
+        passkeys,
+        members: admin && active ? await membersOf(db, active.org_id) : null,
+        serviceClients: admin && active ? await listServiceClients(db, session.realmId, active.org_id) : null,
+        invitations: admin && active ? await pendingInvitations(db, active.org_id) : null,
+        notice: problem ? null : noticeOf(c.req.query('notice')),
+        problem: problem ?? null,
+        newRecoveryCodes: shown.recoveryCodes ?? null,
+        console: {
+          name: problem?.values?.name ?? user.name,
+          email: user.email,
+          emailVerified: user.email_verified_at !== null,
+          currentSessionId: session.id,
+          sessions: await identity.sessions.listOf(user.id),
+          events: await securityLog(db, user.id, 20),
+        },
+        stepUp,
+      }}
+      assets={assets}
+      nonce={cspNonce(c)}
+    />,
     status,
-    { 'Cache-Control': 'no-store' },
   );
 }

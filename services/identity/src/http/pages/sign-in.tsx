@@ -4,31 +4,22 @@
  * endpoints (which answer 303), with the errors those endpoints send back. The
  * passkey button runs `client/sign-in.ts`.
  */
-import type { ClientAssets } from '@xv/platform/pages';
+import { type ClientAssets, richText, useT } from '@xv/platform/pages';
+import { type IdentityT, type MessageKey, messages } from '../../messages/index.js';
 import { FormError, IdentityPage } from './frame.js';
 
-const LOGIN_ERRORS: Record<string, string> = {
-  '1': 'The e-mail address or the password is wrong.',
-  locked:
-    'Too many failed attempts from here. Wait a moment and try again, or sign in with a passkey: the wait grows with each further failure.',
-  expired: 'The sign-in took too long. Please start again.',
-};
+/** The wording of a `?error=` code the form's endpoint sent back (an unknown code reads as the first). */
+function errorOf(t: IdentityT, form: keyof typeof FIRST_ERROR, code: string | undefined) {
+  if (!code) return undefined;
+  const key = `${form}.error.${code}`;
+  return t.has(key) ? t(key) : t(FIRST_ERROR[form]);
+}
 
-const REGISTER_ERRORS: Record<string, string> = {
-  invalid: 'Fill in every field: a valid e-mail address and a password of at least 6 characters.',
-  exists: 'An account with this e-mail address already exists. Sign in instead.',
-  rate_limited: 'Too many registrations from your network. Try again later.',
-};
-
-const TWO_FACTOR_ERRORS: Record<string, string> = {
-  '1': 'That code is not valid. Enter the current code from your app, or an unused recovery code.',
-  locked: 'Too many wrong codes. Wait a few minutes and try again.',
-};
-
-const LEVEL_NAMES: Record<string, string> = {
-  AAL2: 'two-factor sign-in (password and a code, or a passkey)',
-  AAL3: 'a passkey bound to your device, with its PIN or biometrics',
-};
+const FIRST_ERROR = {
+  signIn: 'signIn.error.1',
+  register: 'register.error.invalid',
+  twoFactor: 'twoFactor.error.1',
+} as const satisfies Record<string, MessageKey>;
 
 export function LoginPage(props: {
   /** The address typed before a failed attempt. */
@@ -40,7 +31,9 @@ export function LoginPage(props: {
   signedInAs?: string | undefined;
   assets: ClientAssets;
 }) {
+  const t = useT(messages);
   const wantsPasskey = props.aal === 'AAL3';
+  const level = props.aal === 'AAL2' || props.aal === 'AAL3' ? t(`signIn.level.${props.aal}`) : null;
   const passkeyButton = (
     <button
       type="button"
@@ -49,25 +42,23 @@ export function LoginPage(props: {
       data-aal={props.aal ?? ''}
       class={wantsPasskey ? '' : 'secondary'}
     >
-      Sign in with a passkey
+      {t('signIn.passkey')}
     </button>
   );
   return (
-    <IdentityPage title="Sign in" assets={props.assets} scripts={['sign-in']}>
+    <IdentityPage title={t('signIn.title')} assets={props.assets} scripts={['sign-in']}>
       <section>
-        <h1>Sign in</h1>
-        {props.aal && LEVEL_NAMES[props.aal] ? (
-          <p class="notice">The page you came from asks for a stronger sign-in: {LEVEL_NAMES[props.aal]}.</p>
-        ) : null}
-        {props.signedInAs ? <p class="muted">You are signed in as {props.signedInAs}.</p> : null}
-        <FormError text={props.error ? (LOGIN_ERRORS[props.error] ?? LOGIN_ERRORS['1']) : undefined} />
+        <h1>{t('signIn.title')}</h1>
+        {level ? <p class="notice">{t('signIn.stronger', { level })}</p> : null}
+        {props.signedInAs ? <p class="muted">{t('signIn.signedInAs', { email: props.signedInAs })}</p> : null}
+        <FormError text={errorOf(t, 'signIn', props.error)} />
         {wantsPasskey ? passkeyButton : null}
         <form
           method="post"
           action="/api/auth/login"
           aria-describedby={props.error ? 'form-error' : undefined}
         >
-          <label for="email">E-mail address</label>
+          <label for="email">{t('signIn.email')}</label>
           <input
             id="email"
             name="email"
@@ -76,12 +67,12 @@ export function LoginPage(props: {
             value={props.email || undefined}
             required
           />
-          <label for="password">Password</label>
+          <label for="password">{t('signIn.password')}</label>
           <input id="password" name="password" type="password" autocomplete="current-password" required />
           {props.redirect ? <input type="hidden" name="redirect" value={props.redirect} /> : null}
           {props.aal ? <input type="hidden" name="aal" value={props.aal} /> : null}
           {props.realm ? <input type="hidden" name="realm" value={props.realm} /> : null}
-          <button type="submit">Sign in</button>
+          <button type="submit">{t('signIn.title')}</button>
         </form>
         {wantsPasskey ? null : passkeyButton}
         <p id="passkey-status" role="status" aria-live="polite" />
@@ -91,28 +82,25 @@ export function LoginPage(props: {
               props.realm ? `/password-reset?realm=${encodeURIComponent(props.realm)}` : '/password-reset'
             }
           >
-            Forgot your password?
+            {t('signIn.forgot')}
           </a>
         </p>
-        <p>
-          New here? <a href="/register">Start a trial</a>
-        </p>
+        <p>{richText(t('signIn.newHere'), { link: <a href="/register">{t('signIn.startTrial')}</a> })}</p>
       </section>
     </IdentityPage>
   );
 }
 
 export function TwoFactorPage(props: { error?: string | undefined; assets: ClientAssets }) {
+  const t = useT(messages);
   return (
-    <IdentityPage title="Two-factor sign-in" assets={props.assets}>
+    <IdentityPage title={t('twoFactor.title')} assets={props.assets}>
       <section>
-        <h1>Enter your code</h1>
-        <p>Open your authenticator app and enter the 6-digit code, or use one of your recovery codes.</p>
-        <FormError
-          text={props.error ? (TWO_FACTOR_ERRORS[props.error] ?? TWO_FACTOR_ERRORS['1']) : undefined}
-        />
+        <h1>{t('twoFactor.heading')}</h1>
+        <p>{t('twoFactor.intro')}</p>
+        <FormError text={errorOf(t, 'twoFactor', props.error)} />
         <form method="post" action="/api/auth/2fa">
-          <label for="code">Code</label>
+          <label for="code">{t('twoFactor.code')}</label>
           <input
             id="code"
             name="code"
@@ -123,10 +111,10 @@ export function TwoFactorPage(props: { error?: string | undefined; assets: Clien
             required
             autofocus
           />
-          <button type="submit">Continue</button>
+          <button type="submit">{t('twoFactor.continue')}</button>
         </form>
         <p>
-          <a href="/login">Start again</a>
+          <a href="/login">{t('twoFactor.restart')}</a>
         </p>
       </section>
     </IdentityPage>
@@ -143,21 +131,17 @@ export function RegisterPage(props: {
   orgName?: string | undefined;
   assets: ClientAssets;
 }) {
+  const t = useT(messages);
   const invited = props.redirect?.startsWith('/invitations/') ?? false;
+  const title = t(invited ? 'register.titleInvited' : 'register.title');
   return (
-    <IdentityPage title={invited ? 'Create your account' : 'Start a trial'} assets={props.assets}>
+    <IdentityPage title={title} assets={props.assets}>
       <section>
-        <h1>{invited ? 'Create your account' : 'Start a trial'}</h1>
-        <p>
-          {invited
-            ? 'Creates your account; you then join the organization that invited you.'
-            : 'Creates your organization with you as its administrator.'}
-        </p>
-        <FormError
-          text={props.error ? (REGISTER_ERRORS[props.error] ?? REGISTER_ERRORS.invalid) : undefined}
-        />
+        <h1>{title}</h1>
+        <p>{t(invited ? 'register.introInvited' : 'register.intro')}</p>
+        <FormError text={errorOf(t, 'register', props.error)} />
         <form method="post" action="/api/auth/register">
-          <label for="name">Your name</label>
+          <label for="name">{t('register.name')}</label>
           <input
             id="name"
             name="name"
@@ -167,7 +151,7 @@ export function RegisterPage(props: {
             value={props.name || undefined}
             required
           />
-          <label for="email">E-mail address</label>
+          <label for="email">{t('signIn.email')}</label>
           <input
             id="email"
             name="email"
@@ -177,7 +161,7 @@ export function RegisterPage(props: {
             value={props.email ?? undefined}
             required
           />
-          <label for="password">Password (at least 6 characters)</label>
+          <label for="password">{t('register.password')}</label>
           <input
             id="password"
             name="password"
@@ -189,7 +173,7 @@ export function RegisterPage(props: {
           />
           {invited ? null : (
             <>
-              <label for="orgName">Organization</label>
+              <label for="orgName">{t('register.organization')}</label>
               <input
                 id="orgName"
                 name="orgName"
@@ -202,13 +186,16 @@ export function RegisterPage(props: {
             </>
           )}
           {props.redirect ? <input type="hidden" name="redirect" value={props.redirect} /> : null}
-          <button type="submit">Create account</button>
+          <button type="submit">{t('register.submit')}</button>
         </form>
         <p>
-          Already have an account?{' '}
-          <a href={props.redirect ? `/login?redirect=${encodeURIComponent(props.redirect)}` : '/login'}>
-            Sign in
-          </a>
+          {richText(t('register.haveAccount'), {
+            link: (
+              <a href={props.redirect ? `/login?redirect=${encodeURIComponent(props.redirect)}` : '/login'}>
+                {t('signIn.title')}
+              </a>
+            ),
+          })}
         </p>
       </section>
     </IdentityPage>
