@@ -17,7 +17,6 @@ import type { ZodError } from 'zod';
 import { type AnyDatabase, ping } from '../db/database.js';
 import { AppError, isErrorStatus, platformErrors } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { renderDocsInShell } from '../pages/docs.js';
 import type { ServiceName } from '../services.js';
 import type { PlatformSettings } from '../settings/platform.js';
 import { type CspVariables, contentSecurityPolicy, cspNonce } from './csp.js';

@@ -19,7 +19,6 @@ import {
   createRoute,
   errorResponses,
   jsonBody,
-  jsonErrorResponse,
   jsonResponse,
   requestLocale,
   z,
