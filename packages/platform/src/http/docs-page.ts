@@ -74,7 +74,7 @@ export const DOCS_STYLES = `
 .api-docs dl.schemes dt { font-weight: 700; } .api-docs dl.schemes dd { margin: 0 0 0.5rem 1rem; }
 .api-docs ul.access { margin: 0.25rem 0; padding-left: 1.25rem; }`;
 
-/** The reference itself: the service, how to authenticate, and every operation. */
+/** The reference itself: the service, how to authenticate, and every operation (code blocks that scroll take the keyboard focus, so they scroll without a mouse). */
 export function docsContent(doc: OpenApiDocument) {
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation | undefined>>;
   const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, Scheme>;
@@ -111,14 +111,14 @@ export function docsContent(doc: OpenApiDocument) {
               : ''
           }
           <h3>Example request</h3>
-          <pre>${exampleRequest(method, path, op)}</pre>
+          <pre tabindex="0">${exampleRequest(method, path, op)}</pre>
           <h3>Responses</h3>
           ${Object.entries(op.responses ?? {}).map(
             ([status, response]) => html`<details>
               <summary><span class="status ${status.startsWith('2') || status.startsWith('3') ? 'status-ok' : 'status-error'}">${status}</span> ${withCode(response.description ?? '')}</summary>
               ${examplesOf(response.content?.['application/json']).map(
                 ({ name, summary, value }) =>
-                  html`${name ? html`<p><code>${name}</code>${summary ? html`: ${summary}` : ''}</p>` : ''}<pre>${json(value)}</pre>`,
+                  html`${name ? html`<p><code>${name}</code>${summary ? html`: ${summary}` : ''}</p>` : ''}<pre tabindex="0">${json(value)}</pre>`,
               )}
             </details>`,
           )}
