@@ -3,9 +3,10 @@
  * in its own process, as `npm start` runs them), item by item as the product
  * promises it: one shell on every page, onboarding by invitation, the account
  * console, knowledge for people, a chat that renders, a verify page that
- * explains, the credential pages, and all of it in two languages. Every page visited is checked with
- * axe-core (no serious or critical violation) and kept as a screenshot under
- * test-results/walkthrough/.
+ * explains, the credential pages, and all of it in two languages. Every page
+ * visited is checked with axe-core (no serious or critical violation) with its
+ * Content-Security-Policy in force (nothing blocked), and kept as a screenshot
+ * under test-results/walkthrough/.
  *
  * The walk runs once, on SQLite; the journey (e2e/journey.test.ts) runs on both
  * databases.
@@ -15,6 +16,7 @@ import {
   describeFindings,
   hasChromium,
   launchBrowser,
+  recordCspViolations,
   screenshots,
   testDatabaseTargets,
 } from '@xv/platform/testing';
@@ -43,6 +45,7 @@ describe.runIf(hasChromium() && onSqlitePass)('a walk through every page a perso
   const contexts: BrowserContext[] = [];
   const shoot = screenshots('walkthrough');
   const findings: string[] = [];
+  const cspReports: unknown[][] = [];
   let walk: Walk;
 
   // Each item builds on the one before: after a failure the rest are skipped, not failed again.
@@ -70,15 +73,17 @@ describe.runIf(hasChromium() && onSqlitePass)('a walk through every page a perso
   beforeAll(async () => {
     [platform, browser] = await Promise.all([startPlatform({ compiled: true }), launchBrowser()]);
     const person = async (locale = 'en-GB') => {
-      // Only the test's contexts bypass the pages' CSP, to inject axe.
       const context = await browser.newContext({
         viewport: { width: 1100, height: 900 },
         locale,
-        bypassCSP: true,
       });
       context.setDefaultTimeout(20_000);
       contexts.push(context);
-      return context.newPage();
+      const page = await context.newPage();
+      // Every page keeps its Content-Security-Policy; anything it blocks is a finding.
+      const blocked = await recordCspViolations(page);
+      cspReports.push(blocked);
+      return page;
     };
     walk = {
       url: (service, path = '') => `${platform.url(service)}${path}`,
@@ -90,6 +95,9 @@ describe.runIf(hasChromium() && onSqlitePass)('a walk through every page a perso
       seen: async (page: Page, name: string) => {
         await page.waitForLoadState('networkidle').catch(() => undefined);
         findings.push(...describeFindings(name, await axeViolations(page)));
+        for (const report of cspReports)
+          for (const blocked of report.splice(0))
+            findings.push(`${name}: CSP blocked ${JSON.stringify(blocked)}`);
         await shoot(page, name);
       },
     };

@@ -1,41 +1,15 @@
-/**
- * The account page's cards in a real browser (Debian's Chromium, driven by playwright-core): 2FA, recovery
- * codes, passkeys, service clients, invitations and sessions each change in place after their call (the page never
- * reloads), every destructive action asks first in the page's dialog (Cancel is the default and Escape
- * cancels), times show in the reader's locale, and axe-core finds no serious or critical violation with the
- * dialog open. WebAuthn needs a host name as RP id, so the service is served on http://localhost.
- */
-import { createRequire } from 'node:module';
-import { openDatabase } from '@xv/platform';
-import { listen } from '@xv/platform/http';
-import { buildService } from '@xv/platform/service';
 import {
+  axeViolations,
   clearOfTimeStepEnd,
-  freePort,
   hasChromium,
   launchBrowser,
   screenshots,
-  tempDir,
 } from '@xv/platform/testing';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/mfa/totp.js';
-import { identityService } from '../src/service.js';
-import { signIn, signUp } from '../src/testing/index.js';
+import { serveOnLocalhost, signIn, signUp } from '../src/testing/index.js';
 import { email } from './helpers.js';
-
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** The serious and critical axe violations of the page as it is now. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SCRIPT });
-  return page.evaluate(async () => {
-    type Result = { violations: { id: string; impact: string | null }[] };
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<Result> } }).axe;
-    const { violations } = await axe.run(document);
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-  });
-}
 
 describe.runIf(hasChromium())('the account cards in the browser', () => {
   let browser: Browser;
@@ -44,25 +18,7 @@ describe.runIf(hasChromium())('the account cards in the browser', () => {
   const shoot = screenshots('identity-account-cards');
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://localhost:${port}`;
-    const dataDir = tempDir();
-    const database = await openDatabase({ service: 'identity', dataDir });
-    const built = await buildService(identityService, {
-      database,
-      env: {
-        XV_LOG_LEVEL: 'silent',
-        XV_DATA_DIR: dataDir,
-        XV_IDENTITY_PORT: String(port),
-        XV_IDENTITY_URL: base,
-      },
-    });
-    const server = await listen(built.app, port, '127.0.0.1');
-    stop = async () => {
-      await server.close(500);
-      await built.close();
-      await database.close();
-    };
+    ({ base, stop } = await serveOnLocalhost());
     browser = await launchBrowser();
   });
 

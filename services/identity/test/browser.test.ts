@@ -5,24 +5,24 @@
  * WebAuthn needs a host name as RP id, so the service is served on http://localhost.
  */
 
-import { openDatabase } from '@xv/platform';
-import { listen } from '@xv/platform/http';
-import { buildService } from '@xv/platform/service';
 import {
   clearOfTimeStepEnd,
   cspNonceOf,
-  freePort,
   hasChromium,
   launchBrowser,
   recordCspViolations,
   scriptTagsWithoutNonce,
-  tempDir,
 } from '@xv/platform/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/mfa/totp.js';
-import { identityService } from '../src/service.js';
-import { createUser, registerPasskey, SoftwareAuthenticator, signUp } from '../src/testing/index.js';
+import {
+  createUser,
+  registerPasskey,
+  SoftwareAuthenticator,
+  serveOnLocalhost,
+  signUp,
+} from '../src/testing/index.js';
 import { email } from './helpers.js';
 
 describe.runIf(hasChromium())('a person in the browser', () => {
@@ -31,25 +31,7 @@ describe.runIf(hasChromium())('a person in the browser', () => {
   let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://localhost:${port}`;
-    const dataDir = tempDir();
-    const database = await openDatabase({ service: 'identity', dataDir });
-    const built = await buildService(identityService, {
-      database,
-      env: {
-        XV_LOG_LEVEL: 'silent',
-        XV_DATA_DIR: dataDir,
-        XV_IDENTITY_PORT: String(port),
-        XV_IDENTITY_URL: base,
-      },
-    });
-    const server = await listen(built.app, port, '127.0.0.1');
-    stop = async () => {
-      await server.close(500);
-      await built.close();
-      await database.close();
-    };
+    ({ base, stop } = await serveOnLocalhost());
     browser = await launchBrowser();
   });
 

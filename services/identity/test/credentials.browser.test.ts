@@ -1,47 +1,14 @@
-/**
- * The credentials pages in a real browser (Debian's Chromium, driven by playwright-core): a person
- * issues a credential from the form, lands on its result page (post-redirect-get), reloads it
- * without issuing again, copies a claim and the SD-JWT with the copy buttons, and creates a wallet
- * offer. No CSP violation on the way, and axe-core finds no serious or critical violation.
- */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { openDatabase } from '@xv/platform';
-import { listen } from '@xv/platform/http';
-import { buildService } from '@xv/platform/service';
 import {
-  freePort,
+  axeViolations,
   hasChromium,
   launchBrowser,
   recordCspViolations,
   screenshots,
-  tempDir,
 } from '@xv/platform/testing';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identityService } from '../src/service.js';
-import { signUp } from '../src/testing/index.js';
+import { serveOnLocalhost, signUp } from '../src/testing/index.js';
 import { email } from './helpers.js';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's serious and critical findings on the page, as `rule: target` lines. */
-async function accessibilityProblems(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe;
-    return (await axe.run()).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe.runIf(hasChromium())('the credentials pages in the browser', () => {
   let browser: Browser;
@@ -49,25 +16,7 @@ describe.runIf(hasChromium())('the credentials pages in the browser', () => {
   let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://localhost:${port}`;
-    const dataDir = tempDir();
-    const database = await openDatabase({ service: 'identity', dataDir });
-    const built = await buildService(identityService, {
-      database,
-      env: {
-        XV_LOG_LEVEL: 'silent',
-        XV_DATA_DIR: dataDir,
-        XV_IDENTITY_PORT: String(port),
-        XV_IDENTITY_URL: base,
-      },
-    });
-    const server = await listen(built.app, port, '127.0.0.1');
-    stop = async () => {
-      await server.close(500);
-      await built.close();
-      await database.close();
-    };
+    ({ base, stop } = await serveOnLocalhost());
     browser = await launchBrowser();
   });
 
@@ -92,13 +41,13 @@ describe.runIf(hasChromium())('the credentials pages in the browser', () => {
     const shot = screenshots('identity-credentials');
 
     await page.goto(`${base}/account/credentials`);
-    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.locator('#issue-type').selectOption('IdentityCredential');
     await page.getByRole('button', { name: 'Issue' }).click();
     await page.waitForURL(/\/account\/credentials\/vc_[0-9a-z]{26}\?notice=issued$/);
     await expect(page.getByRole('status').filter({ hasText: 'Credential issued.' }).count()).resolves.toBe(1);
     await shot(page, 'issued');
-    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     const sdjwt = await page.locator('#sdjwt').inputValue();
     expect(sdjwt.split('~').length).toBeGreaterThan(2);
 
@@ -128,7 +77,7 @@ describe.runIf(hasChromium())('the credentials pages in the browser', () => {
     const link = await page.getByRole('link', { name: 'open it in your wallet app' }).getAttribute('href');
     expect(link).toMatch(/^openid-credential-offer:\/\/\?credential_offer_uri=/);
     await shot(page, 'wallet-offer');
-    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     expect(violations).toEqual([]);
     await context.close();
   });

@@ -1,16 +1,7 @@
-/**
- * Onboarding and the account console in a real browser (Debian's Chromium, driven by playwright-core), with no
- * SMTP server: an admin invites a colleague from the account page, the e-mail is read in the development
- * outbox, the colleague creates an account through the link and joins; then forgets the password and resets it
- * through an e-mailed link, and signs out another session after confirming in the page's dialog.
- */
-import { openDatabase } from '@xv/platform';
-import { listen } from '@xv/platform/http';
-import { buildService } from '@xv/platform/service';
-import { freePort, hasChromium, launchBrowser, recordCspViolations, tempDir } from '@xv/platform/testing';
+import { hasChromium, launchBrowser, recordCspViolations } from '@xv/platform/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identityService } from '../src/service.js';
+import { serveOnLocalhost } from '../src/testing/index.js';
 import { email } from './helpers.js';
 
 describe.runIf(hasChromium())('onboarding by invitation and the account console in the browser', () => {
@@ -19,25 +10,7 @@ describe.runIf(hasChromium())('onboarding by invitation and the account console 
   let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://localhost:${port}`;
-    const dataDir = tempDir();
-    const database = await openDatabase({ service: 'identity', dataDir });
-    const built = await buildService(identityService, {
-      database,
-      env: {
-        XV_LOG_LEVEL: 'silent',
-        XV_DATA_DIR: dataDir,
-        XV_IDENTITY_PORT: String(port),
-        XV_IDENTITY_URL: base,
-      },
-    });
-    const server = await listen(built.app, port, '127.0.0.1');
-    stop = async () => {
-      await server.close(500);
-      await built.close();
-      await database.close();
-    };
+    ({ base, stop } = await serveOnLocalhost());
     browser = await launchBrowser();
   });
 

@@ -45,8 +45,10 @@
  *   `present(sdjwt, { nonce, aud })` adds a Key Binding JWT; `publicJwk` is its key
  *   (testing/wallet.ts).
  */
-import type { AnyDatabase, Logger } from '@xv/platform';
-import { type RunningService, startService } from '@xv/platform/testing';
+import { type AnyDatabase, type Logger, openDatabase } from '@xv/platform';
+import { listen } from '@xv/platform/http';
+import { buildService } from '@xv/platform/service';
+import { freePort, type RunningService, startService, tempDir } from '@xv/platform/testing';
 import { totpCode } from '../mfa/totp.js';
 import { identityService } from '../service.js';
 import { cookieFrom, type SignedIn, sessionOf } from './http.js';
@@ -61,6 +63,39 @@ export { newWallet, type Wallet } from './wallet.js';
 export { type SignedIn, sessionOf, totpCode };
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/**
+ * Identity on a fresh SQLite file, served at `http://localhost:<port>` for browser
+ * tests: WebAuthn needs a host name as its relying party id, and a browser treats
+ * localhost as a secure context (WebCrypto, the clipboard).
+ */
+export async function serveOnLocalhost(
+  env: Record<string, string> = {},
+): Promise<{ base: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  const dataDir = tempDir();
+  const database = await openDatabase({ service: 'identity', dataDir });
+  const built = await buildService(identityService, {
+    database,
+    env: {
+      XV_LOG_LEVEL: 'silent',
+      XV_DATA_DIR: dataDir,
+      XV_IDENTITY_PORT: String(port),
+      XV_IDENTITY_URL: base,
+      ...env,
+    },
+  });
+  const server = await listen(built.app, port, '127.0.0.1');
+  return {
+    base,
+    stop: async () => {
+      await server.close(500);
+      await built.close();
+      await database.close();
+    },
+  };
+}
 
 export function startIdentity(
   database: AnyDatabase,
