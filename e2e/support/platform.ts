@@ -205,19 +205,22 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const ordered = [...instances].sort(
     (a, b) => Number(b.service === 'identity') - Number(a.service === 'identity'),
   );
-  for (const instance of ordered) spawnInstance(instance);
-  try {
-    await Promise.all(ordered.map(ready));
-  } catch (error) {
-    await stopAll();
-    throw error;
-  }
-
   const find = (service: ServiceName, index = 0) => {
     const instance = instances.find((i) => i.service === service && i.index === index);
     if (!instance) throw new Error(`no instance ${service}#${index}`);
     return instance;
   };
+
+  for (const instance of ordered) spawnInstance(instance);
+  try {
+    await Promise.all(ordered.map(ready));
+  } catch (error) {
+    // Say why: the last lines each instance printed, before they are stopped.
+    for (const instance of instances)
+      console.error(`--- ${instance.service}#${instance.index}\n${instance.output.slice(-20).join('')}`);
+    await stopAll();
+    throw error;
+  }
 
   async function kill(service: ServiceName, index = 0, signal: NodeJS.Signals = 'SIGTERM') {
     const instance = find(service, index);

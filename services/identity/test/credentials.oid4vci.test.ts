@@ -91,7 +91,9 @@ describeEachDatabase('OpenID4VCI 1.0: offers by reference, nonces, metadata', (t
     const { reference } = referenceOf((await newOffer()).offerUriByReference);
     expect(Buffer.from(reference.slice('xof_'.length), 'base64url').length * 8).toBeGreaterThanOrEqual(128);
     const guessed = `xof_${Buffer.alloc(32, 1).toString('base64url')}`;
-    for (const path of [guessed, 'ofr_1', 'xof_short', `${reference.slice(0, -1)}A`]) {
+    // One character changed: a near miss (never the reference itself, whatever its last character).
+    const nearMiss = `${reference.slice(0, -1)}${reference.endsWith('A') ? 'B' : 'A'}`;
+    for (const path of [guessed, 'ofr_1', 'xof_short', nearMiss]) {
       const response = await svc.fetch(`/api/oid4vci/offers/${path}`);
       expect(response.status).toBe(404);
       expect((await response.json()).error).toBe('offer_not_found');
