@@ -89,6 +89,24 @@ describeEachDatabase('database', (target) => {
 });
 
 describe('PostgreSQL isolation', () => {
+  it.runIf(process.env.XV_TEST_DATABASE_URL)(
+    'scale-out: instances starting at once all open a schema none had made yet',
+    async () => {
+      const url = process.env.XV_TEST_DATABASE_URL!;
+      const schema = `t_race_${process.pid}_${Date.now().toString(36)}`;
+      const opened = await Promise.allSettled(
+        Array.from({ length: 6 }, () => openDatabase({ service: 'race', url, schema })),
+      );
+      const databases = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+      try {
+        expect(opened.filter((result) => result.status === 'rejected')).toEqual([]);
+      } finally {
+        await databases[0]?.pool?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        for (const database of databases) await database.close();
+      }
+    },
+  );
+
   it.runIf(process.env.XV_TEST_DATABASE_URL)('puts each service in its own schema', async () => {
     const url = process.env.XV_TEST_DATABASE_URL!;
     const a = await openDatabase({ service: 'iso_a', url, schema: `t_iso_${process.pid}` });

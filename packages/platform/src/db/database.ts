@@ -109,9 +109,30 @@ async function openPostgres<DB>(url: string, options: OpenDatabaseOptions): Prom
   });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
-  await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  await createSchemaOnce(pool, schema);
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, dialect: 'postgres', pool, schema, close: () => kysely.destroy() };
+}
+
+/**
+ * `CREATE SCHEMA IF NOT EXISTS` is not safe against a concurrent creation: two
+ * instances starting at once would both create it, and one would fail on the
+ * catalogue's unique index. A transaction-level advisory lock on the schema's
+ * name lets one create it while the other waits, then finds it.
+ */
+async function createSchemaOnce(pool: pg.Pool, schema: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`xv schema ${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 /** Runs `work` in one transaction: all of it commits, or none of it does. */
