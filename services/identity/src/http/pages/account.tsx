@@ -10,6 +10,8 @@
 import type { IdentitySession } from '@xv/platform';
 import type { ClientAssets } from '@xv/platform/pages';
 import type { PendingInvitation } from '../../invitations/invitations.js';
+import type { ConsentListing } from '../../oidc/consents.js';
+import { AllowedAppsCard } from '../oidc/account-card.js';
 import { type MemberItem, MembersCard, type ServiceClientItem, ServiceClientsCard } from './admin.js';
 import { ConfirmDialog } from './confirm.js';
 import { AccountConsole, type ConsoleView } from './console.js';
@@ -41,6 +43,8 @@ export interface AccountView {
   /** Recovery codes the form just made, shown this once. */
   newRecoveryCodes: string[] | null;
   console: ConsoleView;
+  /** The apps the person allowed to sign them in with XV. */
+  allowedApps: ConsentListing[];
   /** A page asked for a level the session does not have yet. */
   stepUp: { wanted: string; redirect: string | null; met: boolean; continueUrl: string } | null;
 }
@@ -235,6 +239,7 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
         ) : null}
 
         <AccountConsole view={view.console} problem={view.problem} />
+        <AllowedAppsCard apps={view.allowedApps} problem={view.problem} />
 
         <section aria-labelledby="signout-title">
           <h2 id="signout-title">Sign out</h2>

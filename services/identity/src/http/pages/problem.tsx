@@ -9,6 +9,7 @@ export type AccountSection =
   | 'profile'
   | 'password'
   | 'sessions'
+  | 'apps'
   | 'invitations'
   | 'totp'
   | 'passkeys'

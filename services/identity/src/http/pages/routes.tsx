@@ -14,6 +14,7 @@ import { findOrganization, findUserById, membersOf, REALM_ID } from '../../accou
 import { pendingInvitations } from '../../invitations/invitations.js';
 import { findMfaChallenge } from '../../mfa/challenges.js';
 import { remainingRecoveryCodes } from '../../mfa/recovery.js';
+import { consentsOf } from '../../oidc/consents.js';
 import { passkeyListing } from '../../passkeys/webauthn.js';
 import { securityLog } from '../../self-service/security-log.js';
 import { listServiceClients } from '../../service-clients/repository.js';
@@ -159,6 +160,7 @@ export async function accountPage(
             sessions: await identity.sessions.listOf(user.id),
             events: await securityLog(db, user.id, 20),
           },
+          allowedApps: await consentsOf(db, user.id),
           stepUp,
         }}
         assets={assets}
