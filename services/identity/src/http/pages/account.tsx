@@ -10,8 +10,9 @@
 import type { IdentitySession } from '@xv/platform';
 import type { ClientAssets } from '@xv/platform/pages';
 import type { PendingInvitation } from '../../invitations/invitations.js';
+import type { OidcClientView } from '../../oidc/clients.js';
 import type { ConsentListing } from '../../oidc/consents.js';
-import { AllowedAppsCard } from '../oidc/account-card.js';
+import { AllowedAppsCard, OidcAppsCard } from '../oidc/account-card.js';
 import { type MemberItem, MembersCard, type ServiceClientItem, ServiceClientsCard } from './admin.js';
 import { ConfirmDialog } from './confirm.js';
 import { AccountConsole, type ConsoleView } from './console.js';
@@ -45,6 +46,8 @@ export interface AccountView {
   console: ConsoleView;
   /** The apps the person allowed to sign them in with XV. */
   allowedApps: ConsentListing[];
+  /** The active organization's apps of "Sign in with XV", for its administrators; else null. */
+  oidcApps: OidcClientView[] | null;
   /** A page asked for a level the session does not have yet. */
   stepUp: { wanted: string; redirect: string | null; met: boolean; continueUrl: string } | null;
 }
@@ -104,6 +107,7 @@ function StepUpBanner(props: { view: AccountView }) {
 function cardShown(view: AccountView, section: string): boolean {
   if (section === 'members') return view.members !== null;
   if (section === 'clients') return view.serviceClients !== null;
+  if (section === 'oidc-apps') return view.oidcApps !== null;
   if (section === 'invitations') return view.invitations !== null;
   return true;
 }
@@ -237,6 +241,7 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
         {view.serviceClients ? (
           <ServiceClientsCard clients={view.serviceClients} problem={view.problem} />
         ) : null}
+        {view.oidcApps ? <OidcAppsCard apps={view.oidcApps} problem={view.problem} /> : null}
 
         <AccountConsole view={view.console} problem={view.problem} />
         <AllowedAppsCard apps={view.allowedApps} problem={view.problem} />

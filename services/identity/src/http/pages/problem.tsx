@@ -10,6 +10,7 @@ export type AccountSection =
   | 'password'
   | 'sessions'
   | 'apps'
+  | 'oidc-apps'
   | 'invitations'
   | 'totp'
   | 'passkeys'

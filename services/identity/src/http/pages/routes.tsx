@@ -14,6 +14,7 @@ import { findOrganization, findUserById, membersOf, REALM_ID } from '../../accou
 import { pendingInvitations } from '../../invitations/invitations.js';
 import { findMfaChallenge } from '../../mfa/challenges.js';
 import { remainingRecoveryCodes } from '../../mfa/recovery.js';
+import { listOidcClients } from '../../oidc/clients.js';
 import { consentsOf } from '../../oidc/consents.js';
 import { passkeyListing } from '../../passkeys/webauthn.js';
 import { securityLog } from '../../self-service/security-log.js';
@@ -149,6 +150,7 @@ export async function accountPage(
           serviceClients:
             admin && active ? await listServiceClients(db, session.realmId, active.org_id) : null,
           invitations: admin && active ? await pendingInvitations(db, active.org_id) : null,
+          oidcApps: manager && active ? await listOidcClients(db, session.realmId, active.org_id) : null,
           notice: problem ? null : (NOTICES[c.req.query('notice') ?? ''] ?? null),
           problem: problem ?? null,
           newRecoveryCodes: shown.recoveryCodes ?? null,

@@ -23,10 +23,13 @@ import type { Context } from 'hono';
 import { errors } from '../../errors.js';
 import { createOidcClient, listOidcClients, OIDC_SCOPE_NAMES, revokeOidcClient } from '../../oidc/clients.js';
 import { consentsOf, revokeConsent } from '../../oidc/consents.js';
+import { issuerPath } from '../../oidc/provider.js';
 import type { SessionRecord } from '../../sessions/store.js';
 import type { IdentityContext } from '../context.js';
+import { readForm } from '../forms.js';
 import { accountPage } from '../pages/routes.js';
-import { withFormErrors } from '../respond.js';
+import { sendPage, withFormErrors } from '../respond.js';
+import { AppRegisteredPage } from './account-card.js';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 const PRIVATE_SCHEME = /^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/;
@@ -60,30 +63,30 @@ const clientBody = z
   })
   .openapi('OidcClient');
 
+const newClient = z.object({
+  name: z.string().trim().min(1).max(100),
+  kind: z.enum(['confidential', 'public']),
+  redirect_uris: z.array(uri).min(1).max(10),
+  post_logout_redirect_uris: z.array(uri).max(10).optional(),
+  scopes: z
+    .array(z.enum(OIDC_SCOPE_NAMES as [string, ...string[]]))
+    .max(10)
+    .optional(),
+  logo_url: z
+    .url({ protocol: /^https$/ })
+    .max(2000)
+    .nullable()
+    .optional(),
+  org_id: z.string().max(64).optional(),
+});
+
 const createClientRoute = createRoute({
   method: 'post',
   path: '/api/oidc/clients',
   summary:
     'Register an app that signs people in with XV (OpenID Connect); a confidential app’s secret is shown once',
   request: {
-    body: jsonBody(
-      z.object({
-        name: z.string().trim().min(1).max(100),
-        kind: z.enum(['confidential', 'public']),
-        redirect_uris: z.array(uri).min(1).max(10),
-        post_logout_redirect_uris: z.array(uri).max(10).optional(),
-        scopes: z
-          .array(z.enum(OIDC_SCOPE_NAMES as [string, ...string[]]))
-          .max(10)
-          .optional(),
-        logo_url: z
-          .url({ protocol: /^https$/ })
-          .max(2000)
-          .nullable()
-          .optional(),
-        org_id: z.string().max(64).optional(),
-      }),
-    ),
+    body: jsonBody(newClient),
   },
   responses: {
     201: jsonResponse('Registered', clientBody.extend({ client_secret: z.string().nullable() })),
@@ -170,14 +173,15 @@ function administeredOrg(c: Context, session: SessionRecord, orgId: string | und
 export function registerOidcApiRoutes(app: App, identity: IdentityContext) {
   const { db } = identity;
 
-  app.openapi(createClientRoute, async (c) => {
+  /** Registers an app for the organization the caller administers. */
+  async function register(c: Context, body: z.infer<typeof newClient>) {
     const session = await identity.requireSession(c);
-    const body = c.req.valid('json');
     const orgId = administeredOrg(c, session, body.org_id);
     const postLogout = body.post_logout_redirect_uris ?? [];
     if (![...body.redirect_uris, ...postLogout].every((value) => isAcceptableRedirectUri(value, body.kind)))
       throw errors.invalid_redirect_uri();
-    const { client, clientSecret } = await createOidcClient(db, {
+    c.header('Cache-Control', 'no-store');
+    const registered = await createOidcClient(db, {
       realmId: session.realmId,
       orgId,
       name: body.name,
@@ -188,9 +192,63 @@ export function registerOidcApiRoutes(app: App, identity: IdentityContext) {
       scopes: body.scopes ?? ['openid', 'profile', 'email'],
       createdBy: session.userId,
     });
-    c.header('Cache-Control', 'no-store');
+    return { ...registered, issuer: `${identity.identityUrl}${issuerPath(session.realmId)}` };
+  }
+
+  app.openapi(createClientRoute, async (c) => {
+    const { client, clientSecret } = await register(c, c.req.valid('json'));
     return c.json({ ...client, client_secret: clientSecret }, 201);
   });
+
+  // The account page's registration form (a plain form post): the answer shows the secret once.
+  app.post('/account/oidc/clients', (c) =>
+    withFormErrors(
+      c,
+      async () => {
+        const form = await readForm(c);
+        const lines = (value: string | undefined) =>
+          (value ?? '')
+            .split(/\r?\n/)
+            .map((line) => line.trim())
+            .filter(Boolean);
+        const parsed = newClient.safeParse({
+          name: form.name,
+          kind: form.kind,
+          redirect_uris: lines(form.redirect_uris),
+          post_logout_redirect_uris: lines(form.post_logout_redirect_uris),
+          scopes: OIDC_SCOPE_NAMES.filter((scope) => scope === 'openid' || form[`scope_${scope}`]),
+          logo_url: form.logo_url?.trim() || null,
+        });
+        if (!parsed.success) throw errors.invalid_redirect_uri();
+        const { client, clientSecret, issuer } = await register(c, parsed.data);
+        return sendPage(
+          identity,
+          c,
+          <AppRegisteredPage
+            assets={identity.assets}
+            app={client}
+            clientSecret={clientSecret}
+            issuer={issuer}
+          />,
+        );
+      },
+      (error) => accountPage(identity, c, { section: 'oidc-apps', message: error.message }, error.status),
+    ),
+  );
+
+  app.post('/account/oidc/clients/:client_id/remove', (c) =>
+    withFormErrors(
+      c,
+      async () => {
+        const session = await identity.requireSession(c);
+        const orgId = administeredOrg(c, session, undefined);
+        if (!(await revokeOidcClient(db, session.realmId, orgId, c.req.param('client_id'))))
+          throw errors.oidc_client_not_found();
+        return c.redirect('/account#oidc-apps-title', 303);
+      },
+      (error) => accountPage(identity, c, { section: 'oidc-apps', message: error.message }, error.status),
+    ),
+  );
 
   app.openapi(listClientsRoute, async (c) => {
     const session = await identity.requireSession(c);
