@@ -75,6 +75,7 @@ export const openidProvider: ServiceMigration = {
       .addColumn('client_id', 'text', (c) => c.notNull())
       .addColumn('realm_id', 'text', (c) => c.notNull())
       .addColumn('grant_id', 'text', (c) => c.notNull())
+      .addColumn('org_id', 'text')
       .addColumn('scopes', 'text', (c) => c.notNull())
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())

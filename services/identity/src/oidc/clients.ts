@@ -21,6 +21,27 @@ export const OIDC_SCOPES: Record<string, string> = {
 };
 export const OIDC_SCOPE_NAMES = Object.keys(OIDC_SCOPES);
 
+/** The scopes of XV's own services (resource servers), in words for the consent page. */
+export const RESOURCE_SCOPES: Record<string, string> = {
+  sync: 'Push documents to your organization’s knowledge base for review',
+  'ai:read': 'Search your organization’s knowledge base',
+};
+
+/**
+ * XV's desktop client (`xv kb login`): a public app of every realm that signs in through the device flow
+ * (RFC 8628) and holds a `sync` token for the knowledge base.
+ */
+export const DESKTOP_CLIENT_ID = 'xv-desktop';
+const DESKTOP_CLIENT: AdapterPayload = {
+  client_id: DESKTOP_CLIENT_ID,
+  client_name: 'XV desktop client',
+  grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+  response_types: [],
+  redirect_uris: [],
+  token_endpoint_auth_method: 'none',
+  scope: 'openid offline_access sync',
+};
+
 export type ClientKind = 'confidential' | 'public';
 
 export interface NewOidcClient {
@@ -145,6 +166,7 @@ export async function clientMetadata(
   realmId: string,
   clientId: string,
 ): Promise<AdapterPayload | undefined> {
+  if (clientId === DESKTOP_CLIENT_ID) return DESKTOP_CLIENT;
   const row = await findOidcClient(db, realmId, clientId);
   if (!row) return undefined;
   const view = clientView(row);

@@ -25,9 +25,27 @@ export async function rememberedGrantId(db: IdentityDb, realmId: string, userId:
   return row?.grant_id;
 }
 
+/** The organization a person's consent to an app was given in, or null. */
+export async function consentOrganization(db: IdentityDb, userId: string, clientId: string) {
+  const row = await db
+    .selectFrom('oidc_consents')
+    .select('org_id')
+    .where('user_id', '=', userId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return row?.org_id ?? null;
+}
+
 export async function rememberConsent(
   db: IdentityDb,
-  input: { realmId: string; userId: string; clientId: string; grantId: string; scopes: string[] },
+  input: {
+    realmId: string;
+    userId: string;
+    clientId: string;
+    grantId: string;
+    orgId: string | null;
+    scopes: string[];
+  },
 ) {
   const now = Date.now();
   const scopes = JSON.stringify(input.scopes);
@@ -38,6 +56,7 @@ export async function rememberConsent(
       client_id: input.clientId,
       realm_id: input.realmId,
       grant_id: input.grantId,
+      org_id: input.orgId,
       scopes,
       created_at: now,
       updated_at: now,

@@ -8,14 +8,19 @@
  * through `acr_values` for a level the session has not proved.
  */
 import { type KeyEncryptionKey, SESSION_COOKIE } from '@xv/platform';
-import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, {
+  type Configuration,
+  errors,
+  interactionPolicy,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
 import { findRealm, findUserById, membershipsOf } from '../accounts/repository.js';
 import type { IdentityDb } from '../db.js';
 import { levelRank } from '../sessions/assurance.js';
 import type { SessionStore } from '../sessions/store.js';
 import { adapterForRealm } from './adapter.js';
-import { compareHashedSecret, OIDC_SCOPE_NAMES } from './clients.js';
-import { rememberedGrantId } from './consents.js';
+import { compareHashedSecret, DESKTOP_CLIENT_ID, OIDC_SCOPE_NAMES, RESOURCE_SCOPES } from './clients.js';
+import { consentOrganization, rememberedGrantId } from './consents.js';
 import { type KeyPolicy, loadRealmKeys } from './keys.js';
 import { ACR_VALUES, wantedLevel } from './levels.js';
 
@@ -24,6 +29,10 @@ export interface ProviderPages {
   /** The "sign out?" question of RP-initiated logout; `form` is the provider's hidden form to submit. */
   logout(form: string, clientName: string | undefined): string;
   loggedOut(clientName: string | undefined): string;
+  /** The device flow's pages: enter the code, confirm it, done. */
+  deviceInput(form: string, failed: boolean): string;
+  deviceConfirm(form: string, clientName: string | undefined, userCode: string): string;
+  deviceSuccess(clientName: string | undefined): string;
   error(out: { error: string; error_description?: string | undefined }): string;
 }
 
@@ -38,6 +47,11 @@ export interface ProviderOptions {
   pages: ProviderPages;
   /** Ends the XV session of a request's `xv_session` token (RP-initiated logout). */
   endXvSession(token: string): Promise<void>;
+  /**
+   * The knowledge base's resource indicator (its public URL): access tokens for it are JWTs bound to it
+   * (`aud`), carrying the organization and the person's e-mail address.
+   */
+  knowledgeResource: string;
   /** The `Set-Cookie` value that clears `xv_session` in the browser. */
   clearXvSessionCookie: string;
 }
@@ -100,11 +114,12 @@ export class OidcProviders {
       return !!this.clientSecret && compareHashedSecret(this.clientSecret, actual);
     };
     provider.use(async (ctx, next) => {
+      // Set first: the provider adds the hash of the one script it writes itself (its auto-posting form).
+      ctx.set('Content-Security-Policy', PAGE_CSP);
       await next();
       // Ending the XV session is part of the answer to a logout: done before the answer leaves.
       const pending = ctx.state.endXvSession as Promise<void> | undefined;
       if (pending) await pending;
-      if (ctx.type === 'text/html') ctx.set('Content-Security-Policy', PAGE_CSP);
     });
     provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
       const token = ctx.cookies.get(SESSION_COOKIE, { signed: false });
@@ -116,7 +131,7 @@ export class OidcProviders {
   }
 
   private configuration(realmId: string): Configuration {
-    const { db, sessions, pages } = this.options;
+    const { db, sessions, pages, knowledgeResource } = this.options;
     const policy = interactionPolicy.base();
     const login = policy.get('login')!;
     login.checks.add(
@@ -145,7 +160,7 @@ export class OidcProviders {
       adapter: adapterForRealm(db, realmId),
       clients: [],
       acrValues: [...ACR_VALUES],
-      scopes: OIDC_SCOPE_NAMES,
+      scopes: [...OIDC_SCOPE_NAMES, ...Object.keys(RESOURCE_SCOPES)],
       claims: {
         sid: null,
         iss: null,
@@ -191,6 +206,40 @@ export class OidcProviders {
       },
       features: {
         devInteractions: { enabled: false },
+        deviceFlow: {
+          enabled: true,
+          charset: 'base-20',
+          mask: '****-****',
+          async userCodeInputSource(ctx, form, _out, error) {
+            ctx.type = 'html';
+            ctx.body = pages.deviceInput(form, !!error);
+          },
+          async userCodeConfirmSource(ctx, form, client, _deviceInfo, userCode) {
+            ctx.type = 'html';
+            ctx.body = pages.deviceConfirm(form, client.clientName, userCode);
+          },
+          async successSource(ctx) {
+            ctx.type = 'html';
+            ctx.body = pages.deviceSuccess(ctx.oidc.client?.clientName);
+          },
+        },
+        resourceIndicators: {
+          enabled: true,
+          // The desktop client's tokens are for the knowledge base even when it names no resource.
+          defaultResource: (ctx) =>
+            ctx.oidc.client?.clientId === DESKTOP_CLIENT_ID ? knowledgeResource : undefined,
+          useGrantedResource: () => true,
+          async getResourceServerInfo(_ctx, indicator) {
+            if (indicator !== knowledgeResource) throw new errors.InvalidTarget();
+            return {
+              scope: Object.keys(RESOURCE_SCOPES).join(' '),
+              audience: indicator,
+              accessTokenTTL: 3600,
+              accessTokenFormat: 'jwt',
+              jwt: { sign: { alg: 'RS256' } },
+            };
+          },
+        },
         userinfo: { enabled: true },
         revocation: { enabled: true },
         rpInitiatedLogout: {
@@ -218,6 +267,13 @@ export class OidcProviders {
         Grant: 365 * 24 * 3600,
         RefreshToken: 30 * 24 * 3600,
       },
+      async extraTokenClaims(_ctx, token) {
+        // A token for an XV service acts in the organization the person allowed it in, as a PAT does.
+        if (token.kind !== 'AccessToken' || token.aud !== knowledgeResource) return undefined;
+        const user = await findUserById(db, token.accountId);
+        const orgId = token.clientId ? await consentOrganization(db, token.accountId, token.clientId) : null;
+        return { email: user?.email, org_id: orgId ?? undefined, realm: realmId };
+      },
       async renderError(ctx, out) {
         ctx.type = 'html';
         ctx.body = pages.error(out);
@@ -226,6 +282,6 @@ export class OidcProviders {
   }
 }
 
-/** The provider's own pages (logout, errors) have no scripts; images only for app logos. */
+/** The provider's own pages (logout, device, errors): the page frame's assets, app logos, no inline code. */
 const PAGE_CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' https: data:; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; base-uri 'none'; frame-ancestors 'none'";

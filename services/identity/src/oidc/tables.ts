@@ -58,6 +58,8 @@ export interface OidcConsentsTable {
   realm_id: string;
   /** The oidc-provider grant holding the consent; revoking it revokes the tokens issued under it. */
   grant_id: string;
+  /** The organization the person acted in when they allowed it: tokens for XV's own services act in it. */
+  org_id: string | null;
   /** JSON array of the scopes allowed. */
   scopes: string;
   created_at: number;

@@ -7,7 +7,7 @@
 import type { ClientAssets } from '@xv/platform/pages';
 import { renderWithShell } from '@xv/platform/pages';
 import { raw } from 'hono/html';
-import { OIDC_SCOPES } from '../../oidc/clients.js';
+import { OIDC_SCOPES, RESOURCE_SCOPES } from '../../oidc/clients.js';
 import { IdentityMessage, IdentityPage } from '../pages/frame.js';
 
 export interface ConsentProps {
@@ -31,7 +31,7 @@ export function ConsentPage(props: ConsentProps) {
         <p id="consent-scopes-label">If you allow it, {app.name} can:</p>
         <ul aria-labelledby="consent-scopes-label">
           {props.scopes.map((scope) => (
-            <li>{OIDC_SCOPES[scope] ?? scope}</li>
+            <li>{OIDC_SCOPES[scope] ?? RESOURCE_SCOPES[scope] ?? scope}</li>
           ))}
         </ul>
         <p>You can take this back at any time under "Apps you allowed" on your account page.</p>
@@ -100,6 +100,55 @@ export function providerPages(assets: ClientAssets) {
           title="Signed out"
           message={clientName ? `You are signed out of ${clientName}.` : 'You are signed out.'}
           link={{ href: '/login', text: 'Sign in again' }}
+        />,
+      );
+    },
+    deviceInput(form: string, failed: boolean) {
+      return document(
+        <IdentityPage assets={assets} title="Sign in a device" signedIn={false}>
+          <section>
+            <h1>Sign in a device</h1>
+            {failed ? (
+              <p class="error" role="alert">
+                That code is not valid or has expired: check it and try again.
+              </p>
+            ) : (
+              <p>Enter the code your device shows (for example in the terminal after `xv kb login`).</p>
+            )}
+            {raw(form)}
+            <button type="submit" form="op.deviceInputForm">
+              Continue
+            </button>
+          </section>
+        </IdentityPage>,
+      );
+    },
+    deviceConfirm(form: string, clientName: string | undefined, userCode: string) {
+      return document(
+        <IdentityPage assets={assets} title="Confirm the device" signedIn={false}>
+          <section>
+            <h1>Confirm the device</h1>
+            <p>
+              {clientName ?? 'An app'} asks to sign in. Continue only if your device shows this code:{' '}
+              <code id="device-user-code">{userCode}</code>
+            </p>
+            {raw(form)}
+            <button type="submit" form="op.deviceConfirmForm">
+              Continue
+            </button>{' '}
+            <button type="submit" form="op.deviceConfirmForm" name="abort" value="yes" class="secondary">
+              Cancel
+            </button>
+          </section>
+        </IdentityPage>,
+      );
+    },
+    deviceSuccess(clientName: string | undefined) {
+      return document(
+        <IdentityMessage
+          assets={assets}
+          title="Device signed in"
+          message={`${clientName ?? 'The device'} is signed in. You can close this page.`}
         />,
       );
     },

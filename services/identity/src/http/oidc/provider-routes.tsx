@@ -11,13 +11,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { consumeOrReject, createRateLimiter, SESSION_COOKIE } from '@xv/platform';
-import { type App, clientIp, sharedCookieOptions } from '@xv/platform/http';
+import { type App, activeMembership, clientIp, sharedCookieOptions } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { serialize } from 'hono/utils/cookie';
 import type Provider from 'oidc-provider';
 import { findOrganization, REALM_ID } from '../../accounts/repository.js';
 import { sweepExpiredModels } from '../../oidc/adapter.js';
-import { findOidcClient } from '../../oidc/clients.js';
+import { DESKTOP_CLIENT_ID, findOidcClient } from '../../oidc/clients.js';
 import { rememberConsent } from '../../oidc/consents.js';
 import { wantedLevel } from '../../oidc/levels.js';
 import { issuerPath, OidcProviders } from '../../oidc/provider.js';
@@ -54,6 +54,7 @@ export async function registerOidcProviderRoutes(
     keys: { rotationMs: config.oidcKeyRotationDays * 24 * 3600 * 1000, graceMs: GRACE_MS },
     pages: providerPages(identity.assets),
     endXvSession: (token) => identity.sessions.revoke(token),
+    knowledgeResource: identity.service.settings.services.knowledge.url,
     clearXvSessionCookie: serialize(SESSION_COOKIE, '', {
       ...sharedCookieOptions(identity.sharedDomain),
       maxAge: 0,
@@ -120,20 +121,23 @@ export async function registerOidcProviderRoutes(
 
     if (details.prompt.name === 'consent') {
       if (!session || session.userId !== details.session?.accountId) return expired(identity, c);
-      const client = await findOidcClient(db, realm, String(details.params.client_id));
-      if (!client) return expired(identity, c);
-      const org = await findOrganization(db, client.org_id);
-      const asked = String(details.params.scope ?? '').split(' ');
-      const missing = (details.prompt.details.missingOIDCScope as string[] | undefined) ?? asked;
-      allowLogo(c, client.logo_url);
+      const shown = await appShown(identity, realm, String(details.params.client_id));
+      if (!shown) return expired(identity, c);
+      const asked = details.prompt.details;
+      const oidcScopes = (asked.missingOIDCScope as string[] | undefined) ?? [];
+      const resourceScopes = Object.values(
+        (asked.missingResourceScopes ?? {}) as Record<string, string[]>,
+      ).flat();
+      const scopes = [...new Set([...oidcScopes, ...resourceScopes])];
+      allowLogo(c, shown.logoUrl);
       return sendPage(
         identity,
         c,
         <ConsentPage
           assets={identity.assets}
           action={`${here}/consent`}
-          app={{ name: client.name, logoUrl: client.logo_url, organization: org?.name ?? 'an organization' }}
-          scopes={missing.filter((scope) => scope !== 'openid' || missing.length === 1)}
+          app={shown}
+          scopes={scopes.filter((scope) => scope !== 'openid' || scopes.length === 1)}
           email={session.view.user.email}
         />,
       );
@@ -153,7 +157,18 @@ export async function registerOidcProviderRoutes(
     const form = await readForm(c);
     const result =
       form.decision === 'allow'
-        ? { consent: { grantId: await grantConsent(identity, provider, realm, session, details) } }
+        ? {
+            consent: {
+              grantId: await grantConsent(
+                identity,
+                provider,
+                realm,
+                session,
+                details,
+                activeMembership(session.view, c)?.org_id ?? null,
+              ),
+            },
+          }
         : { error: 'access_denied', error_description: 'The person did not allow the app.' };
     const to = await provider.interactionResult(incoming, outgoing, result, {
       mergeWithLastSubmission: true,
@@ -228,6 +243,7 @@ async function grantConsent(
   realm: string,
   session: SessionRecord,
   details: Details,
+  orgId: string | null,
 ): Promise<string> {
   const clientId = String(details.params.client_id);
   const existing = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
@@ -244,9 +260,23 @@ async function grantConsent(
     userId: session.userId,
     clientId,
     grantId,
-    scopes: (grant.getOIDCScope() || '').split(' ').filter(Boolean),
+    orgId,
+    scopes: [
+      ...(grant.getOIDCScope() || '').split(' '),
+      ...Object.keys(resources).flatMap((indicator) => (grant.getResourceScope(indicator) || '').split(' ')),
+    ].filter(Boolean),
   });
   return grantId;
+}
+
+/** What the consent page says of an app: its name and logo, and who registered it. */
+async function appShown(identity: IdentityContext, realm: string, clientId: string) {
+  if (clientId === DESKTOP_CLIENT_ID)
+    return { name: 'XV desktop client (xv kb)', logoUrl: null, organization: 'XV' };
+  const client = await findOidcClient(identity.db, realm, clientId);
+  if (!client) return null;
+  const org = await findOrganization(identity.db, client.org_id);
+  return { name: client.name, logoUrl: client.logo_url, organization: org?.name ?? 'an organization' };
 }
 
 /** The consent page shows the app's logo from its own https origin. */
