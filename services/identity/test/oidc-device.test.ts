@@ -7,19 +7,9 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { beforeAll, expect, it } from 'vitest';
 import { enableTotp, startIdentity } from '../src/testing/index.js';
 import { type Admin, PASSWORD, signUpAdmin } from './helpers.js';
-import { Browser, formAction, oidc } from './oidc-helpers.js';
+import { Browser, formAction, hiddenInputs, oidc } from './oidc-helpers.js';
 
 const KB = 'http://127.0.0.1:4999';
-
-/** The hidden fields of a page's form, as the browser would post them. */
-function hiddenInputs(html: string): Record<string, string> {
-  return Object.fromEntries(
-    [...html.matchAll(/type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((match) => [
-      match[1]!,
-      match[2]!,
-    ]),
-  );
-}
 
 describeEachDatabase('Sign in with XV: device sign-in for the desktop client', (target) => {
   let svc: RunningService;
