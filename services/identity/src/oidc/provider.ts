@@ -56,6 +56,14 @@ export interface ProviderOptions {
   clearXvSessionCookie: string;
 }
 
+/**
+ * The resource indicators (RFC 8707) of the knowledge base: the service itself (the desktop client's sync) and
+ * its MCP endpoint (MCP clients name it, as the MCP authorization spec asks). A token is bound to the one named.
+ */
+export function knowledgeResources(knowledgeUrl: string): string[] {
+  return [knowledgeUrl, `${knowledgeUrl}/mcp`];
+}
+
 /** Where a realm's provider lives: its issuer, and the path prefix its routes are mounted under. */
 export function issuerPath(realmId: string): string {
   return `/oidc/${realmId}`;
@@ -230,7 +238,7 @@ export class OidcProviders {
             ctx.oidc.client?.clientId === DESKTOP_CLIENT_ID ? knowledgeResource : undefined,
           useGrantedResource: () => true,
           async getResourceServerInfo(_ctx, indicator) {
-            if (indicator !== knowledgeResource) throw new errors.InvalidTarget();
+            if (!knowledgeResources(knowledgeResource).includes(indicator)) throw new errors.InvalidTarget();
             return {
               scope: Object.keys(RESOURCE_SCOPES).join(' '),
               audience: indicator,
@@ -269,7 +277,10 @@ export class OidcProviders {
       },
       async extraTokenClaims(_ctx, token) {
         // A token for an XV service acts in the organization the person allowed it in, as a PAT does.
-        if (token.kind !== 'AccessToken' || token.aud !== knowledgeResource) return undefined;
+        if (token.kind !== 'AccessToken') return undefined;
+        const audience = token.aud;
+        if (typeof audience !== 'string' || !knowledgeResources(knowledgeResource).includes(audience))
+          return undefined;
         const user = await findUserById(db, token.accountId);
         const orgId = token.clientId ? await consentOrganization(db, token.accountId, token.clientId) : null;
         return { email: user?.email, org_id: orgId ?? undefined, realm: realmId };

@@ -1,7 +1,8 @@
 /**
  * @module tokens/oauth
  * Access tokens from XV's OpenID Provider (the desktop client's device sign-in, MCP clients): RS256 JWTs of
- * type `at+jwt` issued by `{identity}/oidc/{realm}` for this knowledge base (`aud` = its public URL), checked
+ * type `at+jwt` issued by `{identity}/oidc/{realm}` for this knowledge base (`aud` = its public URL, or its
+ * `/mcp` endpoint as MCP clients name it), checked
  * against that realm's JWKS. Such a token acts like a personal access token: as its person (`sub`, `email`)
  * in the organization it names (`org_id`), with its scopes, and only while that membership stands.
  */
@@ -16,7 +17,7 @@ const MAX_LENGTH = 8192;
 export interface OAuthTokenOptions {
   /** The identity service's public URL: issuers are `{identityUrl}/oidc/{realm}`. */
   identityUrl: string;
-  /** This knowledge base's public URL: the audience a token must name. */
+  /** This knowledge base's public URL: a token must name it, or its MCP endpoint, as audience. */
   audience: string;
   memberships: MembershipSource;
 }
@@ -40,7 +41,7 @@ export class OAuthTokens {
     try {
       ({ payload } = await jwtVerify(token, this.keySetOf(issuer), {
         issuer,
-        audience: this.options.audience,
+        audience: [this.options.audience, `${this.options.audience}/mcp`],
         typ: 'at+jwt',
         algorithms: ['RS256'],
       }));

@@ -21,7 +21,13 @@ import {
 } from '@xv/platform/http';
 import type { Context } from 'hono';
 import { errors } from '../../errors.js';
-import { createOidcClient, listOidcClients, OIDC_SCOPE_NAMES, revokeOidcClient } from '../../oidc/clients.js';
+import {
+  createOidcClient,
+  listOidcClients,
+  OIDC_SCOPE_NAMES,
+  RESOURCE_SCOPES,
+  revokeOidcClient,
+} from '../../oidc/clients.js';
 import { consentsOf, revokeConsent } from '../../oidc/consents.js';
 import { issuerPath } from '../../oidc/provider.js';
 import type { SessionRecord } from '../../sessions/store.js';
@@ -69,7 +75,7 @@ const newClient = z.object({
   redirect_uris: z.array(uri).min(1).max(10),
   post_logout_redirect_uris: z.array(uri).max(10).optional(),
   scopes: z
-    .array(z.enum(OIDC_SCOPE_NAMES as [string, ...string[]]))
+    .array(z.enum([...OIDC_SCOPE_NAMES, ...Object.keys(RESOURCE_SCOPES)] as [string, ...string[]]))
     .max(10)
     .optional(),
   logo_url: z

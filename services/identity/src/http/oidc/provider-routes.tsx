@@ -176,6 +176,19 @@ export async function registerOidcProviderRoutes(
     return sendPage(identity, c, <ContinuePage assets={identity.assets} url={to} />);
   });
 
+  // RFC 8414 §3.1 (and OpenID Connect Discovery's equivalent): metadata of an issuer with a path is also found
+  // with the well-known part inserted before that path, where MCP clients look first.
+  for (const document of ['oauth-authorization-server', 'openid-configuration'])
+    app.get(`/.well-known/${document}/oidc/:realm`, async (c) => {
+      const { realm, provider } = await providerOf(c);
+      if (!provider) return notFound(identity, c);
+      const { incoming, outgoing } = node(c);
+      incoming.url = `/.well-known/${document}`;
+      incoming.originalUrl = `${issuerPath(realm)}${incoming.url}`;
+      await provider.callback()(incoming, outgoing);
+      return ALREADY_SENT;
+    });
+
   app.all('/oidc/:realm/*', async (c) => {
     const { realm, provider } = await providerOf(c);
     if (!provider) return notFound(identity, c);
