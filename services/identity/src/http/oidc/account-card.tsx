@@ -5,7 +5,7 @@
  * the organization's apps with a form to register one (a plain form post: the secret shows once on the answer).
  */
 import type { ClientAssets } from '@xv/platform/pages';
-import { OIDC_SCOPE_NAMES, OIDC_SCOPES, type OidcClientView } from '../../oidc/clients.js';
+import { OIDC_SCOPE_NAMES, OIDC_SCOPES, type OidcClientView, RESOURCE_SCOPES } from '../../oidc/clients.js';
 import type { ConsentListing } from '../../oidc/consents.js';
 import { ConfirmForm } from '../pages/confirm.js';
 import { When } from '../pages/console.js';
@@ -98,17 +98,19 @@ export function OidcAppsCard(props: { apps: OidcClientView[]; problem: AccountPr
           <input id="oidc-app-logo" name="logo_url" type="url" maxlength={2000} />
           <fieldset>
             <legend>What the app may ask for</legend>
-            {OIDC_SCOPE_NAMES.filter((scope) => scope !== 'openid').map((scope) => (
-              <label>
-                <input
-                  type="checkbox"
-                  name={`scope_${scope}`}
-                  value="1"
-                  checked={scope !== 'offline_access'}
-                />{' '}
-                <code>{scope}</code>: {OIDC_SCOPES[scope]}
-              </label>
-            ))}
+            {Object.entries({ ...OIDC_SCOPES, ...RESOURCE_SCOPES })
+              .filter(([scope]) => scope !== 'openid')
+              .map(([scope, words]) => (
+                <label>
+                  <input
+                    type="checkbox"
+                    name={`scope_${scope}`}
+                    value="1"
+                    checked={OIDC_SCOPE_NAMES.includes(scope) && scope !== 'offline_access'}
+                  />{' '}
+                  <code>{scope}</code>: {words}
+                </label>
+              ))}
           </fieldset>
           <button type="submit">Register the app</button>
         </form>

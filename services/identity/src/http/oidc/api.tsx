@@ -222,7 +222,9 @@ export function registerOidcApiRoutes(app: App, identity: IdentityContext) {
           kind: form.kind,
           redirect_uris: lines(form.redirect_uris),
           post_logout_redirect_uris: lines(form.post_logout_redirect_uris),
-          scopes: OIDC_SCOPE_NAMES.filter((scope) => scope === 'openid' || form[`scope_${scope}`]),
+          scopes: [...OIDC_SCOPE_NAMES, ...Object.keys(RESOURCE_SCOPES)].filter(
+            (scope) => scope === 'openid' || form[`scope_${scope}`],
+          ),
           logo_url: form.logo_url?.trim() || null,
         });
         if (!parsed.success) throw errors.invalid_redirect_uri();
