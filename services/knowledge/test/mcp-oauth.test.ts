@@ -6,7 +6,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Browser, formAction, signUp, startIdentity } from '@xv/identity/testing';
 import { createToken, publishDocument, signUpMakerAndReviewer, startKnowledge } from '@xv/knowledge/testing';
-import { describeEachDatabase, freePort, type RunningService } from '@xv/platform/testing';
+import { describeEachDatabase, eventually, freePort, type RunningService } from '@xv/platform/testing';
 import * as oidc from 'openid-client';
 import { beforeAll, expect, it } from 'vitest';
 
@@ -24,10 +24,12 @@ describeEachDatabase('MCP over OAuth: search_knowledge without a PAT', (target) 
     kb = await startKnowledge(await target.open('knowledge'), identity.url, {}, { port: kbPort });
   });
 
-  async function tokenFor(cookie: string, resource: string, scope = 'openid ai:read') {
+  /** Registers an app (as `adminCookie`'s organization) and signs the person of `cookie` in to it. */
+  async function tokenFor(cookie: string, resource: string, adminCookie = cookie) {
+    const scope = 'openid ai:read';
     const registered = await fetch(`${identity.url}/api/oidc/clients`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
+      headers: { 'content-type': 'application/json', cookie: adminCookie },
       body: JSON.stringify({
         name: 'Desk assistant',
         kind: 'public',
@@ -96,6 +98,24 @@ describeEachDatabase('MCP over OAuth: search_knowledge without a PAT', (target) 
     expect(result.isError).toBeFalsy();
     expect(JSON.stringify(result.structuredContent)).toContain('sales director');
     await client.close();
+  });
+
+  it('a token of a member who was removed from the organization stops working at once', async () => {
+    const { maker, reviewer } = await signUpMakerAndReviewer(identity.url, `gone${Date.now().toString(36)}`);
+    const token = await tokenFor(reviewer.cookie, kb.url, maker.cookie);
+    const search = () =>
+      kb.fetch('/api/ai/search', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: 'discounts' }),
+      });
+    expect((await search()).status).toBe(200);
+    const removed = await identity.fetch(`/api/org/members/${reviewer.session.user.id}`, {
+      method: 'DELETE',
+      headers: { cookie: maker.cookie, origin: identity.url },
+    });
+    expect(removed.status).toBe(200);
+    await eventually(async () => ((await search()).status === 401 ? true : undefined), 5000);
   });
 
   it('a resource that is not XV’s knowledge base is refused by the identity service (invalid_target)', async () => {
