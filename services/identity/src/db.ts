@@ -7,6 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { CredentialTables } from './credentials/tables.js';
+import type { OidcTables } from './oidc/tables.js';
 
 export interface RealmsTable {
   id: string;
@@ -209,6 +210,6 @@ export interface AccountTables {
 }
 
 /** Every table of the service. */
-export type Tables = AccountTables & CredentialTables;
+export type Tables = AccountTables & CredentialTables & OidcTables;
 
 export type IdentityDb = Kysely<Tables>;

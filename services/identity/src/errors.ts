@@ -56,4 +56,11 @@ export const errors = defineErrors('identity', {
     message: 'This link is not valid: it was used or replaced, or it has expired. Ask for a new one.',
   },
   service_client_not_found: { status: 404, message: 'No service client has that id.' },
+  oidc_client_not_found: { status: 404, message: 'No app of your organization has that client id.' },
+  consent_not_found: { status: 404, message: 'You have not allowed an app with that client id.' },
+  invalid_redirect_uri: {
+    status: 400,
+    message:
+      'A redirect URI must be an absolute https URL (http only on a loopback host, or a private-use scheme such as com.example.app: for a public app), without a fragment.',
+  },
 });

@@ -16,6 +16,8 @@ import { registerCredentialRoutes } from './http/credentials/register.js';
 import { registerInvitationRoutes } from './http/invitations.js';
 import { registerMailRoutes } from './http/mail.js';
 import { registerMfaRoutes } from './http/mfa.js';
+import { registerOidcApiRoutes } from './http/oidc/api.js';
+import { registerOidcProviderRoutes } from './http/oidc/provider-routes.js';
 import { registerOrganizationRoutes } from './http/organizations.js';
 import { registerPageRoutes } from './http/pages/routes.js';
 import { registerPasskeyRoutes } from './http/passkeys.js';
@@ -86,6 +88,8 @@ export const identityService = defineService<Tables>()({
     registerAccountRoutes(app, identity);
     registerRecoveryRoutes(app, identity);
     await registerCredentialRoutes(app, identity, ctx.config, identity.assets);
+    registerOidcApiRoutes(app, identity);
+    await registerOidcProviderRoutes(app, identity);
     registerPageRoutes(app, identity);
   },
 });

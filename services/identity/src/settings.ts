@@ -55,6 +55,10 @@ export const identitySettings = {
   smtpUrl: setting('XV_SMTP_URL', z.url({ protocol: /^smtps?$/ }).optional(), { secret: true }),
   /** The sender of those e-mails. */
   mailFrom: setting('XV_MAIL_FROM', z.string().min(3).max(254).default('XV <no-reply@localhost>')),
+  /** A realm's OpenID Provider signing key this old is replaced (the old one stays in the JWKS for a week). */
+  oidcKeyRotationDays: setting('XV_IDENTITY_OIDC_KEY_ROTATION_DAYS', count(90)),
+  /** Requests per client address and minute to the OpenID Provider's token endpoint. */
+  oidcTokenRequestsPerMinute: setting('XV_IDENTITY_OIDC_TOKEN_REQUESTS_PER_MINUTE', count(120)),
   /** Key-encryption key for secrets at rest (issuer keys, TOTP secrets); unset: a generated file under XV_DATA_DIR. */
   kek: setting('XV_IDENTITY_KEK', keyEncryptionKeySetting(), { secret: true }),
 };

@@ -14,6 +14,7 @@ import { migrations } from './migrations/index.js';
 import { openKnowledgeIndex } from './search/open-index.js';
 import { loadVectorExtension } from './search/vector-index.js';
 import { knowledgeSettings } from './settings.js';
+import { OAuthTokens } from './tokens/oauth.js';
 import { TokenStore } from './tokens/tokens.js';
 
 export const knowledgeService = defineService<KnowledgeTables>()({
@@ -43,6 +44,11 @@ export const knowledgeService = defineService<KnowledgeTables>()({
       {
         auth: new Authenticator({
           tokens,
+          oauth: new OAuthTokens({
+            identityUrl: ctx.settings.services.identity.url,
+            audience: ctx.settings.services.knowledge.url,
+            memberships: ctx.memberships,
+          }),
           sso: ctx.sso,
           failedTokenLimiter,
           trustProxy: ctx.settings.trustProxy,

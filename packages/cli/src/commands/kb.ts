@@ -11,7 +11,10 @@
  *       `waiting for review`, `rejected: <reviewer's note>`, `draft`); vaults of
  *       more than 20 files print `[n/total] path` as each file is read. `--watch` keeps running and syncs again after each change.
  *       Settings: `XV_KB_URL` and `XV_KB_TOKEN` (a personal access token with the
- *       `sync` scope), or the flags.
+ *       `sync` scope), or the flags; without a token, the sign-in of `xv kb login`.
+ *   xv kb login [--identity <url>] [--realm <realm>] [--url <kb url>]
+ *       Signs the desktop client in with the device flow: prints a code and a link,
+ *       waits for the person to approve in the browser, keeps the token (kb-login.ts).
  *   xv kb reindex
  *       Re-embeds every approved document with the configured embedder (run it
  *       after changing `XV_KB_EMBEDDINGS_*`); opens the knowledge database directly.
@@ -29,6 +32,7 @@ import { join, relative, sep } from 'node:path';
 import { AppError, loadPlatformSettings } from '@xv/platform';
 import { UsageError } from '../launcher/start.js';
 import { type Env, flag, type Out, option } from './args.js';
+import { kbLogin, storedKbToken } from './kb-login.js';
 
 /** An evaluation's report, passed back to the module that made it. */
 type EvaluationReport = { warnings: string[] };
@@ -240,7 +244,7 @@ async function reportStates(
 }
 
 const USAGE =
-  'usage: xv kb sync <folder> [--watch] [--url <kb url>] [--token <xkb_…>] [--no-submit] [--keep-deleted] | xv kb reindex | xv kb eval <collection-folder> [--split test] [--json]';
+  'usage: xv kb login [--identity <identity url>] [--realm <realm>] [--url <kb url>] | xv kb sync <folder> [--watch] [--url <kb url>] [--token <xkb_…>] [--no-submit] [--keep-deleted] | xv kb reindex | xv kb eval <collection-folder> [--split test] [--json]';
 
 const EVAL_USAGE = `usage: xv kb eval <collection-folder> [--split test] [--json]
   Measures search quality on a BEIR collection: corpus.jsonl ({"_id","title","text"} per line),
@@ -289,6 +293,7 @@ export async function kbCommand(
     );
     return 0;
   }
+  if (action === 'login') return kbLogin(rest, env, out);
   if (action !== 'sync') throw new UsageError(USAGE);
   const watching = flag(rest, 'watch');
   const submit = !flag(rest, 'no-submit');
@@ -298,12 +303,19 @@ export async function kbCommand(
     env.XV_KB_URL ??
     loadPlatformSettings('knowledge', env).services.knowledge.url
   ).replace(/\/+$/, '');
-  const token = option(rest, 'token') ?? env.XV_KB_TOKEN;
+  const given = option(rest, 'token') ?? env.XV_KB_TOKEN;
   const [folder, ...extra] = rest;
   if (!folder || extra.length > 0) throw new UsageError(USAGE);
-  if (!token)
-    throw new UsageError('set XV_KB_TOKEN (a personal access token with the sync scope) or pass --token');
-  const options = { folder, url, token, submit, retireDeleted, out };
+  // A personal access token, else the sign-in of `xv kb login` (refreshed as it nears its end).
+  const tokenNow = async () => {
+    const token = given ?? (await storedKbToken(env, url));
+    if (!token)
+      throw new UsageError(
+        'run `xv kb login`, or set XV_KB_TOKEN (a personal access token with the sync scope) or pass --token',
+      );
+    return token;
+  };
+  const options = { folder, url, token: await tokenNow(), submit, retireDeleted, out };
   const report = await syncVault(options);
   if (!watching) return report.failed.length > 0 ? 1 : 0;
 
@@ -316,7 +328,9 @@ export async function kbCommand(
       // Editors write in bursts: sync once things settle.
       timer = setTimeout(() => {
         running = running.then(() =>
-          syncVault(options).catch((error) => out(`! ${(error as Error).message}`)),
+          tokenNow()
+            .then((token) => syncVault({ ...options, token }))
+            .catch((error) => out(`! ${(error as Error).message}`)),
         );
       }, 500);
     });
@@ -332,7 +346,8 @@ export async function kbCommand(
 
 export const kbCommands = {
   kb: {
-    summary: 'knowledge base: xv kb sync <folder> [--watch] | xv kb reindex | xv kb eval <collection>',
+    summary:
+      'knowledge base: xv kb login | xv kb sync <folder> [--watch] | xv kb reindex | xv kb eval <collection>',
     run: (args: string[]) => kbCommand(args),
   },
 };

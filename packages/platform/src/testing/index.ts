@@ -132,9 +132,15 @@ const TEST_INTERNAL_TOKEN = randomBytes(32).toString('hex');
 /** Builds a service on `database` and serves it on a free loopback port. */
 export async function startService<S extends SettingsSpec, DB>(
   definition: ServiceDefinition<S, DB>,
-  options: { database: AnyDatabase; env?: Record<string, string | undefined>; logger?: Logger },
+  options: {
+    database: AnyDatabase;
+    env?: Record<string, string | undefined>;
+    logger?: Logger;
+    /** A port chosen beforehand (`freePort()`), when another service must know this one's URL first. */
+    port?: number;
+  },
 ): Promise<RunningService<Settings<S>, DB>> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const key = SERVICES[definition.name].envKey;
   const url = `http://127.0.0.1:${port}`;
   const env = {

@@ -14,6 +14,7 @@ import { authenticatorAssurance } from './0007_authenticator_assurance.js';
 import { mailAndInvitations } from './0008_mail_and_invitations.js';
 import { accountConsole } from './0009_account_console.js';
 import { securityLogRetention } from './0010_security_log_retention.js';
+import { openidProvider } from './0011_openid_provider.js';
 import { credentials } from './0100_credentials.js';
 import { walletNonceBinding } from './0101_wallet_nonce_binding.js';
 import { offerReferencesAndKeptCredentials } from './0102_offer_references_and_kept_credentials.js';
@@ -29,6 +30,7 @@ export const migrations: Migrations = {
   '0008_mail_and_invitations': mailAndInvitations,
   '0009_account_console': accountConsole,
   '0010_security_log_retention': securityLogRetention,
+  '0011_openid_provider': openidProvider,
   '0100_credentials': credentials,
   '0101_wallet_nonce_binding': walletNonceBinding,
   '0102_offer_references_and_kept_credentials': offerReferencesAndKeptCredentials,

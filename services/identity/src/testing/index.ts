@@ -40,6 +40,8 @@
  * - `signInWithPasskey(identityUrl, authenticator, cookie?)` → `{ cookie, session }`: signs in with
  *   it; with the cookie of that person's session, a step-up (the session is raised under a new
  *   `cookie`; the old one ends).
+ * - `new Browser(cookie?)`, `approveDevice(cookie, verificationUriComplete)`: a cookie-keeping browser for
+ *   "Sign in with XV", and the person's part of a device sign-in (testing/oidc.ts).
  * - `newWallet()` → a holder's wallet written by others (`@openid4vc/openid4vci`, P-256 key):
  *   `redeem(offerUri, pin)` → `{ configurationIds, sdjwt }` redeems an OpenID4VCI offer;
  *   `present(sdjwt, { nonce, aud })` adds a Key Binding JWT; `publicJwk` is its key
@@ -53,6 +55,7 @@ import { totpCode } from '../mfa/totp.js';
 import { identityService } from '../service.js';
 import { cookieFrom, type SignedIn, sessionOf } from './http.js';
 
+export { approveDevice, Browser, formAction, hiddenInputs } from './oidc.js';
 export {
   type AuthenticatorOptions,
   registerPasskey,

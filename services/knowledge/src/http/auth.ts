@@ -1,7 +1,8 @@
 /**
  * @module http/auth
  * Resolving the caller of a request: a personal access token in
- * `Authorization: Bearer xkb_…` with the scope the endpoint needs, or the SSO
+ * `Authorization: Bearer xkb_…` (or an access token of XV's OpenID Provider for this
+ * knowledge base, tokens/oauth.ts) with the scope the endpoint needs, or the SSO
  * session (`xv_session`, checked with the identity service) in its active
  * organization. Failed token attempts are rate-limited per client address.
  */
@@ -18,10 +19,13 @@ import { activeMembership, clientIp, type SsoClient } from '@xv/platform/http';
 import { type Viewer, viewerOf } from '@xv/platform/pages';
 import type { Context } from 'hono';
 import { type Caller, hasScope, requireReviewer, type Scope } from '../access/caller.js';
+import { OAuthTokens } from '../tokens/oauth.js';
 import type { TokenStore } from '../tokens/tokens.js';
 
 export interface AuthOptions {
   tokens: TokenStore;
+  /** Access tokens of XV's OpenID Provider for this knowledge base, accepted besides personal access tokens. */
+  oauth?: OAuthTokens;
   sso: SsoClient;
   failedTokenLimiter: RateLimiter;
   trustProxy: boolean;
@@ -49,7 +53,9 @@ export class Authenticator {
     const key = clientIp(c, this.options.trustProxy);
     const limited = await isLimited(this.options.failedTokenLimiter, key);
     if (limited) throw tooManyRequests(limited);
-    const caller = await this.options.tokens.authenticate(token);
+    const caller =
+      (await this.options.tokens.authenticate(token)) ??
+      (OAuthTokens.looksLikeJwt(token) ? await this.options.oauth?.authenticate(token) : undefined);
     if (!caller) {
       await consumeOrReject(this.options.failedTokenLimiter, key);
       throw guardErrors.invalid_token('The access token is unknown or revoked.');

@@ -36,10 +36,12 @@ export function startKnowledge(
   database: AnyDatabase,
   identityUrl: string,
   env: Record<string, string | undefined> = {},
+  options: { port?: number } = {},
 ): Promise<RunningService> {
   return startService(knowledgeService, {
     database,
     env: { XV_IDENTITY_URL: identityUrl, ...env },
+    ...options,
   }) as Promise<RunningService>;
 }
 

@@ -11,6 +11,9 @@ import type { IdentitySession } from '@xv/platform';
 import { type ClientAssets, richText, useT } from '@xv/platform/pages';
 import type { PendingInvitation } from '../../invitations/invitations.js';
 import { errorText, type MessageKey, messages, roleLabel } from '../../messages/index.js';
+import type { OidcClientView } from '../../oidc/clients.js';
+import type { ConsentListing } from '../../oidc/consents.js';
+import { AllowedAppsCard, OidcAppsCard } from '../oidc/account-card.js';
 import { type MemberItem, MembersCard, type ServiceClientItem, ServiceClientsCard } from './admin.js';
 import { ConfirmDialog } from './confirm.js';
 import { AccountConsole, type ConsoleView } from './console.js';
@@ -42,6 +45,10 @@ export interface AccountView {
   /** Recovery codes the form just made, shown this once. */
   newRecoveryCodes: string[] | null;
   console: ConsoleView;
+  /** The apps the person allowed to sign them in with XV. */
+  allowedApps: ConsentListing[];
+  /** The active organization's apps of "Sign in with XV", for its administrators; else null. */
+  oidcApps: OidcClientView[] | null;
   /** A page asked for a level the session does not have yet. */
   stepUp: { wanted: string; redirect: string | null; met: boolean; continueUrl: string } | null;
 }
@@ -99,6 +106,7 @@ function StepUpBanner(props: { view: AccountView }) {
 function cardShown(view: AccountView, section: string): boolean {
   if (section === 'members') return view.members !== null;
   if (section === 'clients') return view.serviceClients !== null;
+  if (section === 'oidc-apps') return view.oidcApps !== null;
   if (section === 'invitations') return view.invitations !== null;
   return true;
 }
@@ -231,8 +239,10 @@ export function AccountPage(props: { view: AccountView; assets: ClientAssets; no
         {view.serviceClients ? (
           <ServiceClientsCard clients={view.serviceClients} problem={view.problem} />
         ) : null}
+        {view.oidcApps ? <OidcAppsCard apps={view.oidcApps} problem={view.problem} /> : null}
 
         <AccountConsole view={view.console} problem={view.problem} />
+        <AllowedAppsCard apps={view.allowedApps} problem={view.problem} />
 
         <section aria-labelledby="signout-title">
           <h2 id="signout-title">{t('signOut.title')}</h2>

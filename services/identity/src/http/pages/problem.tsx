@@ -11,6 +11,8 @@ export type AccountSection =
   | 'profile'
   | 'password'
   | 'sessions'
+  | 'apps'
+  | 'oidc-apps'
   | 'invitations'
   | 'totp'
   | 'passkeys'

@@ -15,6 +15,8 @@ import { pendingInvitations } from '../../invitations/invitations.js';
 import { type MessageKey, messages } from '../../messages/index.js';
 import { findMfaChallenge } from '../../mfa/challenges.js';
 import { remainingRecoveryCodes } from '../../mfa/recovery.js';
+import { listOidcClients } from '../../oidc/clients.js';
+import { consentsOf } from '../../oidc/consents.js';
 import { passkeyListing } from '../../passkeys/webauthn.js';
 import { securityLog } from '../../self-service/security-log.js';
 import { listServiceClients } from '../../service-clients/repository.js';
@@ -138,6 +140,7 @@ export async function accountPage(
         members: admin && active ? await membersOf(db, active.org_id) : null,
         serviceClients: admin && active ? await listServiceClients(db, session.realmId, active.org_id) : null,
         invitations: admin && active ? await pendingInvitations(db, active.org_id) : null,
+        oidcApps: manager && active ? await listOidcClients(db, session.realmId, active.org_id) : null,
         notice: problem ? null : noticeOf(c.req.query('notice')),
         problem: problem ?? null,
         newRecoveryCodes: shown.recoveryCodes ?? null,
@@ -149,6 +152,7 @@ export async function accountPage(
           sessions: await identity.sessions.listOf(user.id),
           events: await securityLog(db, user.id, 20),
         },
+        allowedApps: await consentsOf(db, user.id),
         stepUp,
       }}
       assets={assets}
