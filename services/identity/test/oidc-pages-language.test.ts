@@ -6,7 +6,13 @@
  */
 import { LOCALE_COOKIE } from '@xv/platform/i18n';
 import { shellMessages } from '@xv/platform/pages';
-import { describeEachDatabase, englishLeftIn, type RunningService } from '@xv/platform/testing';
+import {
+  describeEachDatabase,
+  englishLeftIn,
+  hasChromium,
+  launchBrowser,
+  type RunningService,
+} from '@xv/platform/testing';
 import { beforeAll, expect, it } from 'vitest';
 import { en } from '../src/messages/en.js';
 import { messages } from '../src/messages/index.js';
@@ -227,4 +233,42 @@ describeEachDatabase('Sign in with XV in two languages', (target) => {
     expect(seen.en.error).toContain('(invalid_client)');
     expect(seen.vi.expired).toContain(vi['oidc.expired.message']);
   });
+});
+
+describeEachDatabase('the account page script on the cards of apps, in Vietnamese', (target) => {
+  it.runIf(hasChromium())(
+    'taking back an allowed app asks and answers in Vietnamese',
+    async () => {
+      const svc = await startIdentity(await target.open('identity'));
+      const admin = await signUpAdmin(svc.url, { orgName: 'Acme' });
+      const app = await registerApp(svc, admin.cookie, { name: 'Sổ tay Acme' });
+      const config = await relyingParty(svc, app);
+      const browser = new ReaderBrowser(admin.cookie, 'vi');
+      const consent = await browser.follow((await authorizationRequest(config)).url);
+      await browser.submit(consent.url, formAction(consent.html!, '/consent'), { decision: 'allow' });
+
+      const chromium = await launchBrowser();
+      try {
+        const base = svc.url.replace('127.0.0.1', 'localhost');
+        const context = await chromium.newContext({ locale: 'vi-VN' });
+        const [name, value] = admin.cookie.split(';')[0]!.split('=') as [string, string];
+        await context.addCookies([{ name, value, url: base }]);
+        const page = await context.newPage();
+        await page.goto(`${base}/account`);
+        const row = page.locator('#app-list li', { hasText: 'Sổ tay Acme' });
+        await row.getByText(vi['oidc.allowed.revoke.summary']).click();
+        const dialog = page.getByRole('dialog');
+        await expect.poll(() => dialog.isVisible()).toBe(true);
+        expect(await dialog.locator('#confirm-text').textContent()).toBe(
+          vi['oidc.allowed.revoke.wording'].replace('{app}', 'Sổ tay Acme'),
+        );
+        await dialog.getByRole('button', { name: vi['oidc.allowed.revoke.button'] }).click();
+        await expect.poll(() => page.textContent('#apps-status')).toBe(vi['oidc.allowed.revoke.done']);
+        expect(await page.locator('#app-list li').count()).toBe(0);
+      } finally {
+        await chromium.close();
+      }
+    },
+    60_000,
+  );
 });
