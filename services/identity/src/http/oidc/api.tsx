@@ -253,7 +253,13 @@ export function registerOidcApiRoutes(app: App, identity: IdentityContext) {
           />,
         );
       },
-      (error) => accountPage(identity, c, { section: 'oidc-apps', message: error.message }, error.status),
+      (error) =>
+        accountPage(
+          identity,
+          c,
+          { section: 'oidc-apps', code: error.code, message: error.message },
+          error.status,
+        ),
     ),
   );
 
@@ -267,7 +273,13 @@ export function registerOidcApiRoutes(app: App, identity: IdentityContext) {
           throw errors.oidc_client_not_found();
         return c.redirect('/account#oidc-apps-title', 303);
       },
-      (error) => accountPage(identity, c, { section: 'oidc-apps', message: error.message }, error.status),
+      (error) =>
+        accountPage(
+          identity,
+          c,
+          { section: 'oidc-apps', code: error.code, message: error.message },
+          error.status,
+        ),
     ),
   );
 
@@ -307,7 +319,8 @@ export function registerOidcApiRoutes(app: App, identity: IdentityContext) {
           throw errors.consent_not_found();
         return c.redirect('/account#apps-title', 303);
       },
-      (error) => accountPage(identity, c, { section: 'apps', message: error.message }, error.status),
+      (error) =>
+        accountPage(identity, c, { section: 'apps', code: error.code, message: error.message }, error.status),
     ),
   );
 }

@@ -12,6 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { consumeOrReject, createRateLimiter, SESSION_COOKIE } from '@xv/platform';
 import { type App, activeMembership, clientIp, sharedCookieOptions } from '@xv/platform/http';
+import { shellOf } from '@xv/platform/pages';
 import type { Context } from 'hono';
 import { serialize } from 'hono/utils/cookie';
 import type Provider from 'oidc-provider';
@@ -26,7 +27,8 @@ import type { SessionRecord } from '../../sessions/store.js';
 import type { IdentityContext } from '../context.js';
 import { readForm, withQuery } from '../forms.js';
 import { sendMessage, sendPage } from '../respond.js';
-import { ConsentPage, ContinuePage, providerPages } from './pages.js';
+import { ConsentPage, ContinuePage } from './pages.js';
+import { providerPages, withProviderShell } from './provider-pages.js';
 
 /** What @hono/node-server passes as the environment: the node request and response. */
 interface NodeBindings {
@@ -185,7 +187,7 @@ export async function registerOidcProviderRoutes(
       const { incoming, outgoing } = node(c);
       incoming.url = `/.well-known/${document}`;
       incoming.originalUrl = `${issuerPath(realm)}${incoming.url}`;
-      await provider.callback()(incoming, outgoing);
+      await withProviderShell(shellOf(c), () => provider.callback()(incoming, outgoing));
       return ALREADY_SENT;
     });
 
@@ -199,7 +201,9 @@ export async function registerOidcProviderRoutes(
     // oidc-provider routes on the path below its issuer, and builds its URLs from the full one.
     incoming.originalUrl = incoming.url;
     incoming.url = (incoming.url ?? '/').slice(prefix.length) || '/';
-    await provider.callback()(incoming, outgoing);
+    // The provider's own pages (sign out, device sign-in, errors) answer in the request's language; they
+    // show no viewer, as the person may be signing out.
+    await withProviderShell(shellOf(c), () => provider.callback()(incoming, outgoing));
     return ALREADY_SENT;
   });
 
@@ -282,14 +286,13 @@ async function grantConsent(
   return grantId;
 }
 
-/** What the consent page says of an app: its name and logo, and who registered it. */
+/** What the consent page says of an app: its name (none: XV's desktop client) and logo, and who registered it. */
 async function appShown(identity: IdentityContext, realm: string, clientId: string) {
-  if (clientId === DESKTOP_CLIENT_ID)
-    return { name: 'XV desktop client (xv kb)', logoUrl: null, organization: 'XV' };
+  if (clientId === DESKTOP_CLIENT_ID) return { name: null, logoUrl: null, organization: 'XV' };
   const client = await findOidcClient(identity.db, realm, clientId);
   if (!client) return null;
   const org = await findOrganization(identity.db, client.org_id);
-  return { name: client.name, logoUrl: client.logo_url, organization: org?.name ?? 'an organization' };
+  return { name: client.name, logoUrl: client.logo_url, organization: org?.name ?? null };
 }
 
 /** The consent page shows the app's logo from its own https origin. */
@@ -300,18 +303,9 @@ function allowLogo(c: Context, logoUrl: string | null) {
 }
 
 function notFound(identity: IdentityContext, c: Context) {
-  return sendMessage(identity, c, { title: 'Not found', message: 'There is no such realm.' }, 404);
+  return sendMessage(identity, c, { title: 'oidc.noRealm.title', message: 'oidc.noRealm.message' }, 404);
 }
 
 function expired(identity: IdentityContext, c: Context) {
-  return sendMessage(
-    identity,
-    c,
-    {
-      title: 'This sign-in has expired',
-      message:
-        'The app’s sign-in request is over or was made in another browser. Go back to the app and start again.',
-    },
-    400,
-  );
+  return sendMessage(identity, c, { title: 'oidc.expired.title', message: 'oidc.expired.message' }, 400);
 }
