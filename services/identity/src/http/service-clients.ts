@@ -10,7 +10,6 @@ import { guardErrors, platformErrors } from '@xv/platform';
 import {
   type App,
   access,
-  activeMembership,
   bearerToken,
   createRoute,
   jsonBody,
@@ -30,7 +29,7 @@ import {
   SCOPE_PATTERN,
   verifyServiceToken,
 } from '../service-clients/repository.js';
-import type { SessionRecord } from '../sessions/store.js';
+import { administeredOrg } from './administered.js';
 import type { IdentityContext } from './context.js';
 import { accountPage } from './pages/routes.js';
 import { withFormErrors } from './respond.js';
@@ -132,16 +131,6 @@ const meRoute = createRoute({
   },
 });
 
-/** The organization the admin acts on: the one named (they must administer it), else the active one. */
-function administeredOrg(c: Context, session: SessionRecord, orgId: string | undefined) {
-  const membership = orgId
-    ? session.view.memberships.find((m) => m.org_id === orgId)
-    : activeMembership(session.view, c);
-  if (!membership) throw orgId ? guardErrors.not_a_member() : errors.no_active_organization();
-  if (!membership.permissions.includes('service-clients:manage')) throw errors.admin_required();
-  return membership.org_id;
-}
-
 export function registerServiceClientRoutes(app: App, identity: IdentityContext) {
   const { db } = identity;
 
@@ -163,7 +152,7 @@ export function registerServiceClientRoutes(app: App, identity: IdentityContext)
       throw errors.unknown_scope(`Unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, {
         scopes: KNOWN_SCOPES,
       });
-    const orgId = administeredOrg(c, session, body.org_id);
+    const orgId = administeredOrg(c, session, body.org_id, 'service-clients:manage');
     const { token, client } = await createServiceClient(db, {
       realmId: session.realmId,
       orgId,
@@ -176,7 +165,7 @@ export function registerServiceClientRoutes(app: App, identity: IdentityContext)
 
   app.openapi(listRoute, async (c) => {
     const session = await identity.requireSession(c);
-    const orgId = administeredOrg(c, session, c.req.valid('query').org_id);
+    const orgId = administeredOrg(c, session, c.req.valid('query').org_id, 'service-clients:manage');
     return c.json({ clients: await listServiceClients(db, session.realmId, orgId) }, 200);
   });
 
@@ -185,7 +174,7 @@ export function registerServiceClientRoutes(app: App, identity: IdentityContext)
     const session = await identity.requireSession(c);
     const client = await findServiceClient(db, session.realmId, id);
     if (!client?.org_id) throw errors.service_client_not_found();
-    administeredOrg(c, session, client.org_id);
+    administeredOrg(c, session, client.org_id, 'service-clients:manage');
     await revokeServiceClient(db, client.id);
     await identity.revocations.read();
   }

@@ -1,18 +1,6 @@
-/**
- * @module http/oidc/api
- * The apps of "Sign in with XV", for an organization's administrators, and the consents of the person
- * signed in:
- * | POST   /api/oidc/clients              | session, `org:manage` in the organization | 201 the app and, for a confidential one, its `client_secret` (shown once) |
- * | GET    /api/oidc/clients              | session, `org:manage`                     | `{clients}` (never a secret) |
- * | DELETE /api/oidc/clients/{client_id}  | session, `org:manage` of its organization | `{ok}`; its grants and tokens end |
- * | GET    /api/oidc/consents             | session                                   | `{apps}`: the apps you allowed |
- * | DELETE /api/oidc/consents/{client_id} | session                                   | `{ok}`; the app's tokens for you end |
- */
-import { guardErrors } from '@xv/platform';
 import {
   type App,
   access,
-  activeMembership,
   createRoute,
   jsonBody,
   jsonErrorResponse,
@@ -31,7 +19,7 @@ import {
 } from '../../oidc/clients.js';
 import { consentsOf, revokeConsent } from '../../oidc/consents.js';
 import { issuerPath } from '../../oidc/provider.js';
-import type { SessionRecord } from '../../sessions/store.js';
+import { administeredOrg } from '../administered.js';
 import type { IdentityContext } from '../context.js';
 import { readForm } from '../forms.js';
 import { accountPage } from '../pages/routes.js';
@@ -179,23 +167,13 @@ const revokeConsentRoute = createRoute({
   },
 });
 
-/** The organization an administrator acts on: the one named (they must hold `org:manage` there), else the active one. */
-function administeredOrg(c: Context, session: SessionRecord, orgId: string | undefined) {
-  const membership = orgId
-    ? session.view.memberships.find((m) => m.org_id === orgId)
-    : activeMembership(session.view, c);
-  if (!membership) throw orgId ? guardErrors.not_a_member() : errors.no_active_organization();
-  if (!membership.permissions.includes('org:manage')) throw errors.admin_required();
-  return membership.org_id;
-}
-
 export function registerOidcApiRoutes(app: App, identity: IdentityContext) {
   const { db } = identity;
 
   /** Registers an app for the organization the caller administers. */
   async function register(c: Context, body: z.infer<typeof newClient>) {
     const session = await identity.requireSession(c);
-    const orgId = administeredOrg(c, session, body.org_id);
+    const orgId = administeredOrg(c, session, body.org_id, 'org:manage');
     const postLogout = body.post_logout_redirect_uris ?? [];
     if (![...body.redirect_uris, ...postLogout].every((value) => isAcceptableRedirectUri(value, body.kind)))
       throw errors.invalid_redirect_uri();
@@ -268,7 +246,7 @@ export function registerOidcApiRoutes(app: App, identity: IdentityContext) {
       c,
       async () => {
         const session = await identity.requireSession(c);
-        const orgId = administeredOrg(c, session, undefined);
+        const orgId = administeredOrg(c, session, undefined, 'org:manage');
         if (!(await revokeOidcClient(db, session.realmId, orgId, c.req.param('client_id'))))
           throw errors.oidc_client_not_found();
         return c.redirect('/account#oidc-apps-title', 303);
@@ -285,13 +263,13 @@ export function registerOidcApiRoutes(app: App, identity: IdentityContext) {
 
   app.openapi(listClientsRoute, async (c) => {
     const session = await identity.requireSession(c);
-    const orgId = administeredOrg(c, session, c.req.valid('query').org_id);
+    const orgId = administeredOrg(c, session, c.req.valid('query').org_id, 'org:manage');
     return c.json({ clients: await listOidcClients(db, session.realmId, orgId) }, 200);
   });
 
   app.openapi(deleteClientRoute, async (c) => {
     const session = await identity.requireSession(c);
-    const orgId = administeredOrg(c, session, c.req.valid('query').org_id);
+    const orgId = administeredOrg(c, session, c.req.valid('query').org_id, 'org:manage');
     if (!(await revokeOidcClient(db, session.realmId, orgId, c.req.valid('param').client_id)))
       throw errors.oidc_client_not_found();
     return c.json({ ok: true as const }, 200);
