@@ -13,7 +13,8 @@ import { IdentityMessage, IdentityPage } from '../pages/frame.js';
 export interface ConsentProps {
   assets: ClientAssets;
   action: string;
-  app: { name: string; logoUrl: string | null; organization: string };
+  /** `organization` null: the app registered itself. */
+  app: { name: string; logoUrl: string | null; organization: string | null };
   scopes: string[];
   email: string;
 }
@@ -26,7 +27,8 @@ export function ConsentPage(props: ConsentProps) {
         {app.logoUrl ? <img src={app.logoUrl} alt="" width="64" height="64" class="app-logo" /> : null}
         <h1 id="consent-title">Allow {app.name} to use your XV account?</h1>
         <p>
-          {app.name} is registered by {app.organization}. You are signed in as <strong>{props.email}</strong>.
+          {app.name} is registered by {app.organization ?? 'itself, not by an organization'}. You are signed
+          in as <strong>{props.email}</strong>.
         </p>
         <p id="consent-scopes-label">If you allow it, {app.name} can:</p>
         <ul aria-labelledby="consent-scopes-label">

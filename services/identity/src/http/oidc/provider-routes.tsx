@@ -7,7 +7,7 @@
  * | GET  /oidc/{realm}/interaction/{uid}         | a sign-in the provider needs: XV's session, or `/login` (or `/step-up` for `acr_values`) and back; then the consent page |
  * | POST /oidc/{realm}/interaction/{uid}/consent | form `decision=allow|deny` from the consent page |
  *
- * The token endpoint is rate limited per client address.
+ * The token endpoint and app registration (`POST /oidc/{realm}/reg`, RFC 7591) are rate limited per client address.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { consumeOrReject, createRateLimiter, SESSION_COOKIE } from '@xv/platform';
@@ -21,6 +21,7 @@ import { DESKTOP_CLIENT_ID, findOidcClient } from '../../oidc/clients.js';
 import { rememberConsent } from '../../oidc/consents.js';
 import { wantedLevel } from '../../oidc/levels.js';
 import { issuerPath, OidcProviders } from '../../oidc/provider.js';
+import { findSelfRegistered, isSelfRegistered } from '../../oidc/registration.js';
 import { meetsLevel } from '../../sessions/assurance.js';
 import type { SessionRecord } from '../../sessions/store.js';
 import type { IdentityContext } from '../context.js';
@@ -64,6 +65,11 @@ export async function registerOidcProviderRoutes(
     keyPrefix: 'identity-oidc-token',
     points: config.oidcTokenRequestsPerMinute,
     durationSeconds: 60,
+  });
+  const registrations = await createRateLimiter(identity.database, {
+    keyPrefix: 'identity-oidc-registration',
+    points: config.oidcRegistrationsPerHour,
+    durationSeconds: 3600,
   });
 
   const sweep = setInterval(() => void sweepExpiredModels(db).catch(() => {}), 10 * 60_000);
@@ -195,6 +201,8 @@ export async function registerOidcProviderRoutes(
     const prefix = issuerPath(realm);
     if (c.req.method === 'POST' && c.req.path === `${prefix}/token`)
       await consumeOrReject(tokenRequests, clientIp(c, trustProxy));
+    if (c.req.method === 'POST' && c.req.path === `${prefix}/reg`)
+      await consumeOrReject(registrations, clientIp(c, trustProxy));
     const { incoming, outgoing } = node(c);
     // oidc-provider routes on the path below its issuer, and builds its URLs from the full one.
     incoming.originalUrl = incoming.url;
@@ -282,10 +290,14 @@ async function grantConsent(
   return grantId;
 }
 
-/** What the consent page says of an app: its name and logo, and who registered it. */
+/** What the consent page says of an app: its name and logo, and who registered it (null: the app itself). */
 async function appShown(identity: IdentityContext, realm: string, clientId: string) {
   if (clientId === DESKTOP_CLIENT_ID)
     return { name: 'XV desktop client (xv kb)', logoUrl: null, organization: 'XV' };
+  if (isSelfRegistered(clientId)) {
+    const registered = await findSelfRegistered(identity.db, realm, clientId);
+    return registered ? { name: String(registered.client_name), logoUrl: null, organization: null } : null;
+  }
   const client = await findOidcClient(identity.db, realm, clientId);
   if (!client) return null;
   const org = await findOrganization(identity.db, client.org_id);
