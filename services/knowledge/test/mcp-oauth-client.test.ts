@@ -154,6 +154,18 @@ describeEachDatabase('MCP SDK client signs in through OAuth and searches', (targ
     expect(result.isError).toBeFalsy();
     expect(JSON.stringify(result.structuredContent)).toContain('second class');
     await client.close();
+
+    // The person sees the app among the apps they allowed, and can take it back.
+    const allowed = (await (
+      await fetch(`${identity.url}/api/oidc/consents`, { headers: { cookie: person.cookie } })
+    ).json()) as { apps: { client_id: string; name: string; scopes: string[] }[] };
+    expect(allowed.apps).toContainEqual(
+      expect.objectContaining({
+        client_id: oauth.client!.client_id,
+        name: 'Desk MCP client (registered itself)',
+        scopes: expect.arrayContaining(['ai:read']),
+      }),
+    );
   });
 
   it('token confusion: a token bound to /mcp is refused by the knowledge base API and by UserInfo', async () => {
