@@ -59,6 +59,8 @@ export const identitySettings = {
   oidcKeyRotationDays: setting('XV_IDENTITY_OIDC_KEY_ROTATION_DAYS', count(90)),
   /** Requests per client address and minute to the OpenID Provider's token endpoint. */
   oidcTokenRequestsPerMinute: setting('XV_IDENTITY_OIDC_TOKEN_REQUESTS_PER_MINUTE', count(120)),
+  /** Apps registering themselves (RFC 7591, as MCP clients do) per client address and hour. */
+  oidcRegistrationsPerHour: setting('XV_IDENTITY_OIDC_REGISTRATIONS_PER_HOUR', count(20)),
   /** Key-encryption key for secrets at rest (issuer keys, TOTP secrets); unset: a generated file under XV_DATA_DIR. */
   kek: setting('XV_IDENTITY_KEK', keyEncryptionKeySetting(), { secret: true }),
 };

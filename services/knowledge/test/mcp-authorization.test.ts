@@ -63,7 +63,7 @@ describeEachDatabase('MCP authorization discovery', (target) => {
     expect(challenge?.error).toBeUndefined();
     expect(resourceMetadata).toMatchObject({
       resource: mcpUrl().href,
-      authorization_servers: [world.identity.url],
+      authorization_servers: [`${world.identity.url}/oidc/default`],
       scopes_supported: ['ai:read'],
       bearer_methods_supported: ['header'],
     });
@@ -105,7 +105,7 @@ describeEachDatabase('MCP authorization discovery', (target) => {
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(await response.json()).toMatchObject({
       resource: mcpUrl().href,
-      authorization_servers: [world.identity.url],
+      authorization_servers: [`${world.identity.url}/oidc/default`],
     });
   });
 });

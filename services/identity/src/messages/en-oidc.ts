@@ -14,6 +14,8 @@ export const enOidc = {
 
   'oidc.consent.title': 'Allow {app}?',
   'oidc.consent.heading': 'Allow {app} to use your XV account?',
+  'oidc.consent.registeredItself':
+    '{app} registered itself: no organization vouches for it. You are signed in as {email}.',
   'oidc.consent.registeredBy': '{app} is registered by {organization}. You are signed in as {email}.',
   'oidc.consent.scopesLabel': 'If you allow it, {app} can:',
   'oidc.consent.takeBack':
@@ -72,6 +74,7 @@ export const enOidc = {
   // The account page's cards.
   'oidc.allowed.title': 'Apps you allowed',
   'oidc.allowed.none': 'You have not allowed any app to sign you in with XV.',
+  'oidc.allowed.selfRegistered': '{app} (registered itself)',
   'oidc.allowed.row': '{app} can see: {scopes}. Allowed {when}.',
   'oidc.allowed.revoke.summary': 'Remove access…',
   'oidc.allowed.revoke.wording': '{app} will no longer be able to use your account; it signs you out there.',

@@ -13,6 +13,8 @@ export const viOidc: Translation<typeof enOidc> = {
 
   'oidc.consent.title': 'Cho phép {app}?',
   'oidc.consent.heading': 'Cho phép {app} sử dụng tài khoản XV của bạn?',
+  'oidc.consent.registeredItself':
+    '{app} tự đăng ký: không có tổ chức nào bảo đảm cho ứng dụng này. Bạn đang đăng nhập với tài khoản {email}.',
   'oidc.consent.registeredBy': '{app} do {organization} đăng ký. Bạn đang đăng nhập với tài khoản {email}.',
   'oidc.consent.scopesLabel': 'Nếu bạn cho phép, {app} có thể:',
   'oidc.consent.takeBack':
@@ -71,6 +73,7 @@ export const viOidc: Translation<typeof enOidc> = {
 
   'oidc.allowed.title': 'Ứng dụng bạn đã cho phép',
   'oidc.allowed.none': 'Bạn chưa cho phép ứng dụng nào đăng nhập bằng XV.',
+  'oidc.allowed.selfRegistered': '{app} (tự đăng ký)',
   'oidc.allowed.row': '{app} có thể xem: {scopes}. Đã cho phép lúc {when}.',
   'oidc.allowed.revoke.summary': 'Gỡ quyền truy cập…',
   'oidc.allowed.revoke.wording':

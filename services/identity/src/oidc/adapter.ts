@@ -3,11 +3,18 @@
  * oidc-provider's storage in identity's database: one adapter class per realm, so a realm's provider never
  * finds another realm's grants, codes or tokens. Expired rows are invisible at once and swept later; `consume`
  * marks a code or a rotated refresh token used, which oidc-provider then treats as a replay (it revokes the
- * whole grant). Clients are not stored here: they come from `oidc_clients` (clients.ts).
+ * whole grant). The apps organizations register come from `oidc_clients` (clients.ts); only self-registered
+ * apps (registration.ts) are stored here, removed when unused.
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { IdentityDb } from '../db.js';
 import { clientMetadata } from './clients.js';
+import {
+  findSelfRegistered,
+  forgetExpiredSelfRegistered,
+  isSelfRegistered,
+  selfRegisteredExpiry,
+} from './registration.js';
 
 /** The adapter constructor oidc-provider wants (`new Adapter(modelName)`), bound to one realm. */
 export function adapterForRealm(db: IdentityDb, realmId: string): new (model: string) => Adapter {
@@ -15,12 +22,15 @@ export function adapterForRealm(db: IdentityDb, realmId: string): new (model: st
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      if (this.model === 'Client' && !isSelfRegistered(id))
+        throw new Error('only self-registered apps are stored');
       const row = {
         payload: JSON.stringify(payload),
         grant_id: payload.grantId ?? null,
         user_code: payload.userCode ?? null,
         uid: payload.uid ?? null,
-        expires_at: expiresIn ? Date.now() + expiresIn * 1000 : null,
+        expires_at:
+          this.model === 'Client' ? selfRegisteredExpiry() : expiresIn ? Date.now() + expiresIn * 1000 : null,
         consumed_at: null,
       };
       await db
@@ -31,7 +41,8 @@ export function adapterForRealm(db: IdentityDb, realmId: string): new (model: st
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.model === 'Client') return clientMetadata(db, realmId, id);
+      if (this.model === 'Client')
+        return isSelfRegistered(id) ? findSelfRegistered(db, realmId, id) : clientMetadata(db, realmId, id);
       return this.findWhere('id', id);
     }
 
@@ -90,5 +101,6 @@ export function adapterForRealm(db: IdentityDb, realmId: string): new (model: st
 
 /** Deletes every expired row (all realms); called now and then. */
 export async function sweepExpiredModels(db: IdentityDb): Promise<void> {
+  await forgetExpiredSelfRegistered(db);
   await db.deleteFrom('oidc_models').where('expires_at', '<=', Date.now()).execute();
 }

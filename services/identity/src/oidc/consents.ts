@@ -9,6 +9,8 @@ export interface ConsentListing {
   client_id: string;
   name: string;
   logo_url: string | null;
+  /** The app registered itself (RFC 7591): no organization vouches for it. */
+  self_registered: boolean;
   scopes: string[];
   created_at: number;
   updated_at: number;
@@ -84,9 +86,40 @@ export async function consentsOf(db: IdentityDb, userId: string): Promise<Consen
     ])
     .where('oidc_consents.user_id', '=', userId)
     .where('oidc_clients.revoked_at', 'is', null)
-    .orderBy('oidc_consents.updated_at', 'desc')
     .execute();
-  return rows.map((row) => ({ ...row, scopes: JSON.parse(row.scopes) as string[] }));
+  // Self-registered apps (registration.ts) live in `oidc_models`; their name is in the stored metadata.
+  const selfRegistered = await db
+    .selectFrom('oidc_consents')
+    .innerJoin('oidc_models', (join) =>
+      join
+        .onRef('oidc_models.id', '=', 'oidc_consents.client_id')
+        .onRef('oidc_models.realm_id', '=', 'oidc_consents.realm_id')
+        .on('oidc_models.model', '=', 'Client'),
+    )
+    .select([
+      'oidc_consents.client_id',
+      'oidc_models.payload',
+      'oidc_models.expires_at',
+      'oidc_consents.scopes',
+      'oidc_consents.created_at',
+      'oidc_consents.updated_at',
+    ])
+    .where('oidc_consents.user_id', '=', userId)
+    .execute();
+  const now = Date.now();
+  return [
+    ...rows.map((row) => ({ ...row, self_registered: false })),
+    ...selfRegistered
+      .filter((row) => row.expires_at === null || row.expires_at > now)
+      .map(({ payload, expires_at: _, ...row }) => ({
+        ...row,
+        name: String((JSON.parse(payload) as { client_name?: unknown }).client_name),
+        logo_url: null,
+        self_registered: true,
+      })),
+  ]
+    .sort((a, b) => b.updated_at - a.updated_at)
+    .map((row) => ({ ...row, scopes: JSON.parse(row.scopes) as string[] }));
 }
 
 /** Withdraws a person's consent to an app: its grant and the tokens under it go. False when there was none. */

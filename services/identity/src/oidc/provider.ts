@@ -23,6 +23,7 @@ import { compareHashedSecret, DESKTOP_CLIENT_ID, OIDC_SCOPE_NAMES, RESOURCE_SCOP
 import { consentOrganization, rememberedGrantId } from './consents.js';
 import { type KeyPolicy, loadRealmKeys } from './keys.js';
 import { ACR_VALUES, wantedLevel } from './levels.js';
+import { holdRegistration, isSelfRegistered, newSelfRegisteredId } from './registration.js';
 
 /** The HTML pages the provider itself answers with; rendered by `http/oidc`. */
 export interface ProviderPages {
@@ -178,7 +179,13 @@ export class OidcProviders {
         profile: ['name'],
         organizations: ['organizations'],
       },
-      extraClientMetadata: { properties: ['org_id'] },
+      extraClientMetadata: {
+        properties: ['org_id'],
+        // Called once per app (one extra property); a registration is held to what a self-registered app may be.
+        validator(ctx, _key, _value, metadata) {
+          if (ctx?.oidc?.route === 'registration') holdRegistration(metadata);
+        },
+      },
       async findAccount(_ctx, sub) {
         const user = await findUserById(db, sub);
         if (!user || user.realm_id !== realmId || user.disabled_at !== null) return undefined;
@@ -214,6 +221,14 @@ export class OidcProviders {
       },
       features: {
         devInteractions: { enabled: false },
+        // Open Dynamic Client Registration (RFC 7591) for MCP clients, held to registration.ts's rules and
+        // rate limited per address (http/oidc). No registration access token: a registered app is not managed.
+        registration: {
+          enabled: true,
+          initialAccessToken: false,
+          issueRegistrationAccessToken: false,
+          idFactory: newSelfRegisteredId,
+        },
         deviceFlow: {
           enabled: true,
           charset: 'base-20',
@@ -237,10 +252,13 @@ export class OidcProviders {
           defaultResource: (ctx) =>
             ctx.oidc.client?.clientId === DESKTOP_CLIENT_ID ? knowledgeResource : undefined,
           useGrantedResource: () => true,
-          async getResourceServerInfo(_ctx, indicator) {
-            if (!knowledgeResources(knowledgeResource).includes(indicator)) throw new errors.InvalidTarget();
+          async getResourceServerInfo(_ctx, indicator, client) {
+            const [api, mcp] = knowledgeResources(knowledgeResource);
+            if (indicator !== api && indicator !== mcp) throw new errors.InvalidTarget();
+            // A self-registered app gets tokens for the MCP endpoint only; the MCP endpoint takes `ai:read` only.
+            if (isSelfRegistered(client.clientId) && indicator !== mcp) throw new errors.InvalidTarget();
             return {
-              scope: Object.keys(RESOURCE_SCOPES).join(' '),
+              scope: indicator === mcp ? 'ai:read' : Object.keys(RESOURCE_SCOPES).join(' '),
               audience: indicator,
               accessTokenTTL: 3600,
               accessTokenFormat: 'jwt',
@@ -269,6 +287,8 @@ export class OidcProviders {
       ttl: {
         AccessToken: 3600,
         AuthorizationCode: 60,
+        // A device code the person has ten minutes to approve (RFC 8628 leaves the lifetime to the server).
+        DeviceCode: 600,
         IdToken: 3600,
         Interaction: INTERACTION_TTL_SECONDS,
         Session: 14 * 24 * 3600,

@@ -19,7 +19,7 @@ import { activeMembership, clientIp, type SsoClient } from '@xv/platform/http';
 import { type Viewer, viewerOf } from '@xv/platform/pages';
 import type { Context } from 'hono';
 import { type Caller, hasScope, requireReviewer, type Scope } from '../access/caller.js';
-import { OAuthTokens } from '../tokens/oauth.js';
+import { type OAuthResource, OAuthTokens } from '../tokens/oauth.js';
 import type { TokenStore } from '../tokens/tokens.js';
 
 export interface AuthOptions {
@@ -45,8 +45,11 @@ export class Authenticator {
     return match[1];
   }
 
-  /** A caller with a token holding `scope`; 401 without a valid token, 403 without the scope. */
-  async token(c: Context, scope: Scope): Promise<Caller> {
+  /**
+   * A caller with a token holding `scope`; 401 without a valid token, 403 without the scope. An OAuth token
+   * must be bound to `resource`: the API (the knowledge base's URL) or the MCP endpoint.
+   */
+  async token(c: Context, scope: Scope, resource: OAuthResource = 'api'): Promise<Caller> {
     const token = this.bearer(c);
     if (!token)
       throw platformErrors.unauthenticated('Send a personal access token as `Authorization: Bearer xkb_…`.');
@@ -55,7 +58,7 @@ export class Authenticator {
     if (limited) throw tooManyRequests(limited);
     const caller =
       (await this.options.tokens.authenticate(token)) ??
-      (OAuthTokens.looksLikeJwt(token) ? await this.options.oauth?.authenticate(token) : undefined);
+      (OAuthTokens.looksLikeJwt(token) ? await this.options.oauth?.authenticate(token, resource) : undefined);
     if (!caller) {
       await consumeOrReject(this.options.failedTokenLimiter, key);
       throw guardErrors.invalid_token('The access token is unknown or revoked.');

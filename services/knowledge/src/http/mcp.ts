@@ -17,8 +17,12 @@
  * 401 (and the 403 of a token without `ai:read`) carries `WWW-Authenticate:
  * Bearer resource_metadata="…"`, naming the protected resource metadata
  * (RFC 9728) at `/.well-known/oauth-protected-resource/mcp`, which names the
- * identity service as the authorization server. Personal access tokens are what
- * that server hands out today; they keep working as before.
+ * default realm's OpenID Provider (`{identity}/oidc/default`, its issuer exactly)
+ * as the authorization server. An MCP client registers itself there (RFC 7591),
+ * signs the person in with PKCE and asks for a token for this endpoint (RFC 8707
+ * `resource` = `{kb}/mcp`). `/mcp` takes only tokens bound to it (and PATs); a
+ * token bound to the knowledge base's API is refused here, as one bound to `/mcp`
+ * is refused by the API.
  */
 import {
   createMcpHandler,
@@ -48,7 +52,7 @@ export function registerMcp(app: App, k: Knowledge, options: { allowedHosts: str
       throw platformErrors.forbidden_origin('This origin may not call the MCP server.');
     const badHost = hostHeaderValidationResponse(c.req.raw, allowedHosts);
     if (badHost) return badHost;
-    const caller = await k.auth.token(c, 'ai:read').catch((error: unknown) => {
+    const caller = await k.auth.token(c, 'ai:read', 'mcp').catch((error: unknown) => {
       throw withBearerChallenge(error, c, metadataUrl);
     });
     return handler.fetch(c.req.raw, {
@@ -75,6 +79,8 @@ export function registerMcp(app: App, k: Knowledge, options: { allowedHosts: str
 
 const METADATA_PATH = '/.well-known/oauth-protected-resource';
 const MCP_SCOPE = 'ai:read';
+/** The realm whose OpenID Provider MCP clients sign in with (issuer `{identity}/oidc/default`). */
+const DEFAULT_REALM = 'default';
 
 const protectedResourceMetadataBody = z
   .object({
@@ -99,7 +105,7 @@ const metadataRoute = createRoute({
       protectedResourceMetadataBody,
       {
         resource: 'https://kb.example.com/mcp',
-        authorization_servers: ['https://id.example.com'],
+        authorization_servers: ['https://id.example.com/oidc/default'],
         scopes_supported: [MCP_SCOPE],
         bearer_methods_supported: ['header'],
         resource_name: 'XV knowledge base (MCP)',
@@ -112,7 +118,7 @@ const metadataRoute = createRoute({
 function protectedResourceMetadata(k: Knowledge): z.infer<typeof protectedResourceMetadataBody> {
   return {
     resource: `${k.url}/mcp`,
-    authorization_servers: [k.identityUrl],
+    authorization_servers: [`${k.identityUrl}/oidc/${DEFAULT_REALM}`],
     scopes_supported: [MCP_SCOPE],
     bearer_methods_supported: ['header'],
     resource_name: 'XV knowledge base (MCP)',

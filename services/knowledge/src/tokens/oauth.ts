@@ -2,7 +2,7 @@
  * @module tokens/oauth
  * Access tokens from XV's OpenID Provider (the desktop client's device sign-in, MCP clients): RS256 JWTs of
  * type `at+jwt` issued by `{identity}/oidc/{realm}` for this knowledge base (`aud` = its public URL, or its
- * `/mcp` endpoint as MCP clients name it), checked
+ * `/mcp` endpoint as MCP clients name it; each is taken only where it was bound to), checked
  * against that realm's JWKS. Such a token acts like a personal access token: as its person (`sub`, `email`)
  * in the organization it names (`org_id`), with its scopes, and only while that membership stands.
  */
@@ -13,6 +13,9 @@ import type { Caller } from '../access/caller.js';
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 const REALM = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const MAX_LENGTH = 8192;
+
+/** Where a token is presented: the knowledge base's API (`aud` = its URL) or its MCP endpoint (`{url}/mcp`). */
+export type OAuthResource = 'api' | 'mcp';
 
 export interface OAuthTokenOptions {
   /** The identity service's public URL: issuers are `{identityUrl}/oidc/{realm}`. */
@@ -32,8 +35,8 @@ export class OAuthTokens {
     return token.length <= MAX_LENGTH && JWT_SHAPE.test(token);
   }
 
-  /** The caller of a valid token for this knowledge base, or undefined. */
-  async authenticate(token: string): Promise<Caller | undefined> {
+  /** The caller of a valid token bound to `resource` of this knowledge base, or undefined. */
+  async authenticate(token: string, resource: OAuthResource): Promise<Caller | undefined> {
     if (!OAuthTokens.looksLikeJwt(token)) return undefined;
     const issuer = this.issuerOf(token);
     if (!issuer) return undefined;
@@ -41,7 +44,7 @@ export class OAuthTokens {
     try {
       ({ payload } = await jwtVerify(token, this.keySetOf(issuer), {
         issuer,
-        audience: [this.options.audience, `${this.options.audience}/mcp`],
+        audience: resource === 'mcp' ? `${this.options.audience}/mcp` : this.options.audience,
         typ: 'at+jwt',
         algorithms: ['RS256'],
       }));

@@ -28,7 +28,11 @@ export function AllowedAppsCard(props: { apps: ConsentListing[]; problem: Accoun
           {props.apps.map((app) => (
             <li data-row={app.client_id}>
               {richText(t('oidc.allowed.row'), {
-                app: <strong>{app.name}</strong>,
+                app: (
+                  <strong>
+                    {app.self_registered ? t('oidc.allowed.selfRegistered', { app: app.name }) : app.name}
+                  </strong>
+                ),
                 scopes: app.scopes.join(', '),
                 when: <When at={app.updated_at} />,
               })}{' '}

@@ -143,6 +143,7 @@ const listConsentsRoute = createRoute({
             client_id: z.string(),
             name: z.string(),
             logo_url: z.string().nullable(),
+            self_registered: z.boolean(),
             scopes: z.array(z.string()),
             created_at: z.number(),
             updated_at: z.number(),

@@ -17,8 +17,8 @@ export function scopeWording(t: IdentityT, scope: string): string {
 export interface ConsentProps {
   assets: ClientAssets;
   action: string;
-  /** `name` null: XV's own desktop client; `organization` null: the registering organization is gone. */
-  app: { name: string | null; logoUrl: string | null; organization: string | null };
+  /** `name` null: XV's own desktop client; `organization` null: the registering organization is gone; `selfRegistered`: the app registered itself (RFC 7591). */
+  app: { name: string | null; logoUrl: string | null; organization: string | null; selfRegistered: boolean };
   scopes: string[];
   email: string;
 }
@@ -35,11 +35,13 @@ export function ConsentPage(props: ConsentProps) {
         ) : null}
         <h1 id="consent-title">{t('oidc.consent.heading', { app })}</h1>
         <p>
-          {richText(t('oidc.consent.registeredBy'), {
-            app,
-            organization,
-            email: <strong>{props.email}</strong>,
-          })}
+          {props.app.selfRegistered
+            ? richText(t('oidc.consent.registeredItself'), { app, email: <strong>{props.email}</strong> })
+            : richText(t('oidc.consent.registeredBy'), {
+                app,
+                organization,
+                email: <strong>{props.email}</strong>,
+              })}
         </p>
         <p id="consent-scopes-label">{t('oidc.consent.scopesLabel', { app })}</p>
         <ul aria-labelledby="consent-scopes-label">

@@ -7,7 +7,7 @@
  * | GET  /oidc/{realm}/interaction/{uid}         | a sign-in the provider needs: XV's session, or `/login` (or `/step-up` for `acr_values`) and back; then the consent page |
  * | POST /oidc/{realm}/interaction/{uid}/consent | form `decision=allow|deny` from the consent page |
  *
- * The token endpoint is rate limited per client address.
+ * The token endpoint and app registration (`POST /oidc/{realm}/reg`, RFC 7591) are rate limited per client address.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { consumeOrReject, createRateLimiter, SESSION_COOKIE } from '@xv/platform';
@@ -22,6 +22,7 @@ import { DESKTOP_CLIENT_ID, findOidcClient } from '../../oidc/clients.js';
 import { rememberConsent } from '../../oidc/consents.js';
 import { wantedLevel } from '../../oidc/levels.js';
 import { issuerPath, OidcProviders } from '../../oidc/provider.js';
+import { findSelfRegistered, isSelfRegistered } from '../../oidc/registration.js';
 import { meetsLevel } from '../../sessions/assurance.js';
 import type { SessionRecord } from '../../sessions/store.js';
 import type { IdentityContext } from '../context.js';
@@ -66,6 +67,11 @@ export async function registerOidcProviderRoutes(
     keyPrefix: 'identity-oidc-token',
     points: config.oidcTokenRequestsPerMinute,
     durationSeconds: 60,
+  });
+  const registrations = await createRateLimiter(identity.database, {
+    keyPrefix: 'identity-oidc-registration',
+    points: config.oidcRegistrationsPerHour,
+    durationSeconds: 3600,
   });
 
   const sweep = setInterval(() => void sweepExpiredModels(db).catch(() => {}), 10 * 60_000);
@@ -197,6 +203,8 @@ export async function registerOidcProviderRoutes(
     const prefix = issuerPath(realm);
     if (c.req.method === 'POST' && c.req.path === `${prefix}/token`)
       await consumeOrReject(tokenRequests, clientIp(c, trustProxy));
+    if (c.req.method === 'POST' && c.req.path === `${prefix}/reg`)
+      await consumeOrReject(registrations, clientIp(c, trustProxy));
     const { incoming, outgoing } = node(c);
     // oidc-provider routes on the path below its issuer, and builds its URLs from the full one.
     incoming.originalUrl = incoming.url;
@@ -288,11 +296,23 @@ async function grantConsent(
 
 /** What the consent page says of an app: its name (none: XV's desktop client) and logo, and who registered it. */
 async function appShown(identity: IdentityContext, realm: string, clientId: string) {
-  if (clientId === DESKTOP_CLIENT_ID) return { name: null, logoUrl: null, organization: 'XV' };
+  if (clientId === DESKTOP_CLIENT_ID)
+    return { name: null, logoUrl: null, organization: 'XV', selfRegistered: false };
+  if (isSelfRegistered(clientId)) {
+    const registered = await findSelfRegistered(identity.db, realm, clientId);
+    return registered
+      ? { name: String(registered.client_name), logoUrl: null, organization: null, selfRegistered: true }
+      : null;
+  }
   const client = await findOidcClient(identity.db, realm, clientId);
   if (!client) return null;
   const org = await findOrganization(identity.db, client.org_id);
-  return { name: client.name, logoUrl: client.logo_url, organization: org?.name ?? null };
+  return {
+    name: client.name,
+    logoUrl: client.logo_url,
+    organization: org?.name ?? null,
+    selfRegistered: false,
+  };
 }
 
 /** The consent page shows the app's logo from its own https origin. */
