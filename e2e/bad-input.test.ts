@@ -461,6 +461,9 @@ for (const target of testDatabaseTargets()) {
         });
         sweeps.set(service, results);
         report(service, results, unswept.get(service) ?? []);
+        if (failures.length > 0)
+          for (const instance of platform.instances.filter((i) => i.service === service))
+            console.error(`--- ${service}#${instance.index}\n${instance.output.slice(-20).join('')}`);
         expect(failures).toEqual([]);
         expect(results.length).toBeGreaterThan(0);
       });

@@ -88,6 +88,30 @@ describeEachDatabase('EAS on the dev chain', (target) => {
     expect((await post('/api/eas/attestations', {}, null)).status).toBe(401);
   });
 
+  it('a number field that is not a number is a 400, never a crash of its range check', async () => {
+    const zero = `0x${'00'.repeat(32)}`;
+    const attester = `0x${'11'.repeat(20)}`;
+    const signature = { v: 27, r: zero, s: zero };
+    const base = {
+      schema: zero,
+      recipient: attester,
+      revocable: true,
+      refUID: zero,
+      data: '0x',
+      attester,
+      signature,
+    };
+    for (const bad of [
+      { deadline: 'xxxxxx' },
+      { deadline: '1', expirationTime: '12ab' },
+      { deadline: '1'.repeat(21) },
+    ]) {
+      const response = await post('/api/eas/attestations', { ...base, ...bad });
+      expect(response.status, JSON.stringify(bad)).toBe(400);
+      expect((await response.json()).error).toBe('invalid_request');
+    }
+  });
+
   it('registers a schema once, under the UID the SDK computes, readable with the SDK', async () => {
     const first = await post('/api/eas/schemas', { schema: SCHEMA, revocable: true });
     expect(first.status).toBe(200);

@@ -26,11 +26,13 @@ const HexBytes = z
   .max(20_000)
   .regex(/^0x(?:[0-9a-fA-F]{2})*$/, 'must be 0x followed by whole bytes in hex')
   .transform((value) => value.toLowerCase() as Hex);
+const UINT64_DIGITS = /^[0-9]{1,20}$/;
 /** A uint64 as a decimal string (JSON numbers lose precision past 2^53). */
 const Uint64 = z
   .string()
-  .regex(/^[0-9]{1,20}$/, 'must be a whole number, as a string')
-  .refine((value) => BigInt(value) < 2n ** 64n, 'must fit in 64 bits');
+  .regex(UINT64_DIGITS, 'must be a whole number, as a string')
+  // Zod runs this check even when the pattern already failed: BigInt must only ever see digits.
+  .refine((value) => !UINT64_DIGITS.test(value) || BigInt(value) < 2n ** 64n, 'must fit in 64 bits');
 
 const bearer = { security: access.relayer };
 const credentialErrors = [
