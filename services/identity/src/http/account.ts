@@ -36,8 +36,8 @@ import type { IdentityContext } from './context.js';
 import { readForm } from './forms.js';
 import { deviceName } from './pages/console.js';
 import type { AccountSection } from './pages/problem.js';
-import { accountPage } from './pages/routes.js';
-import { type FormError, withFormErrors } from './respond.js';
+import { showAccountProblem } from './pages/routes.js';
+import { withFormErrors } from './respond.js';
 import { requestOrigin } from './sign-in.js';
 
 const signedInErrors = errorResponses([platformErrors.unauthenticated, 'Sign in first.']);
@@ -241,9 +241,8 @@ export function registerAccountRoutes(app: App, identity: IdentityContext) {
   // the error next to the form.
   const back = (c: Context, notice: string, anchor: string) =>
     c.redirect(`/account?notice=${notice}#${anchor}`, 303);
-  const showProblem =
-    (c: Context, section: AccountSection, values?: Record<string, string>) => (error: FormError) =>
-      accountPage(identity, c, { section, code: error.code, message: error.message, values }, error.status);
+  const showProblem = (c: Context, section: AccountSection, values?: Record<string, string>) =>
+    showAccountProblem(identity, c, section, values);
   app.post('/account/sessions/sign-out-others', (c) =>
     withFormErrors(
       c,

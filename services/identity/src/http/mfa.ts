@@ -38,8 +38,8 @@ import { recordSecurityEvent } from '../self-service/security-log.js';
 import type { SessionRecord } from '../sessions/store.js';
 import type { IdentityContext } from './context.js';
 import { readForm } from './forms.js';
-import { accountPage } from './pages/routes.js';
-import { type FormError, withFormErrors } from './respond.js';
+import { accountPage, showAccountProblem } from './pages/routes.js';
+import { withFormErrors } from './respond.js';
 import { requestOrigin } from './sign-in.js';
 
 const codeBody = jsonBody(z.object({ code: z.string().trim().min(1).max(64) }), {
@@ -216,8 +216,7 @@ export function registerMfaRoutes(app: App, identity: IdentityContext) {
   );
 
   // The account page's forms without script: a 303 back, the new codes shown once on the page itself.
-  const showProblem = (c: Context) => (error: FormError) =>
-    accountPage(identity, c, { section: 'totp', code: error.code, message: error.message }, error.status);
+  const showProblem = (c: Context) => showAccountProblem(identity, c, 'totp');
   app.post('/account/2fa/disable', async (c) => {
     const code = ((await readForm(c)).code ?? '').trim().slice(0, 64);
     return withFormErrors(

@@ -41,7 +41,7 @@ import { ROLES, type Role } from '../accounts/roles.js';
 import { errors } from '../errors.js';
 import type { SessionRecord } from '../sessions/store.js';
 import type { IdentityContext } from './context.js';
-import { accountPage } from './pages/routes.js';
+import { showAccountProblem } from './pages/routes.js';
 import { withFormErrors } from './respond.js';
 
 const publicOrganization = z
@@ -275,13 +275,7 @@ export function registerOrganizationRoutes(app: App, identity: IdentityContext) 
         await change(c, c.req.param('userId'), null);
         return c.redirect('/account?notice=member_removed#members-title', 303);
       },
-      (error) =>
-        accountPage(
-          identity,
-          c,
-          { section: 'members', code: error.code, message: error.message },
-          error.status,
-        ),
+      showAccountProblem(identity, c, 'members'),
     ),
   );
 }

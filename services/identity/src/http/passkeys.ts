@@ -41,7 +41,7 @@ import {
 } from '../passkeys/webauthn.js';
 import { recordSecurityEvent } from '../self-service/security-log.js';
 import type { IdentityContext } from './context.js';
-import { accountPage } from './pages/routes.js';
+import { showAccountProblem } from './pages/routes.js';
 import { safeRedirect } from './redirects.js';
 import { withFormErrors } from './respond.js';
 import { finishPasskeySignIn, requestOrigin } from './sign-in.js';
@@ -294,13 +294,7 @@ export function registerPasskeyRoutes(app: App, identity: IdentityContext) {
         await remove(c, c.req.param('id'));
         return c.redirect('/account?notice=passkey_removed#passkeys-title', 303);
       },
-      (error) =>
-        accountPage(
-          identity,
-          c,
-          { section: 'passkeys', code: error.code, message: error.message },
-          error.status,
-        ),
+      showAccountProblem(identity, c, 'passkeys'),
     ),
   );
 }

@@ -31,7 +31,7 @@ import {
 } from '../service-clients/repository.js';
 import { administeredOrg } from './administered.js';
 import type { IdentityContext } from './context.js';
-import { accountPage } from './pages/routes.js';
+import { showAccountProblem } from './pages/routes.js';
 import { withFormErrors } from './respond.js';
 
 const clientInfo = z
@@ -192,13 +192,7 @@ export function registerServiceClientRoutes(app: App, identity: IdentityContext)
         await revoke(c, c.req.param('id'));
         return c.redirect('/account?notice=client_revoked#clients-title', 303);
       },
-      (error) =>
-        accountPage(
-          identity,
-          c,
-          { section: 'clients', code: error.code, message: error.message },
-          error.status,
-        ),
+      showAccountProblem(identity, c, 'clients'),
     ),
   );
 }

@@ -22,7 +22,7 @@ import { issuerPath } from '../../oidc/provider.js';
 import { administeredOrg } from '../administered.js';
 import type { IdentityContext } from '../context.js';
 import { readForm } from '../forms.js';
-import { accountPage } from '../pages/routes.js';
+import { showAccountProblem } from '../pages/routes.js';
 import { sendPage, withFormErrors } from '../respond.js';
 import { AppRegisteredPage } from './account-card.js';
 
@@ -232,13 +232,7 @@ export function registerOidcApiRoutes(app: App, identity: IdentityContext) {
           />,
         );
       },
-      (error) =>
-        accountPage(
-          identity,
-          c,
-          { section: 'oidc-apps', code: error.code, message: error.message },
-          error.status,
-        ),
+      showAccountProblem(identity, c, 'oidc-apps'),
     ),
   );
 
@@ -252,13 +246,7 @@ export function registerOidcApiRoutes(app: App, identity: IdentityContext) {
           throw errors.oidc_client_not_found();
         return c.redirect('/account#oidc-apps-title', 303);
       },
-      (error) =>
-        accountPage(
-          identity,
-          c,
-          { section: 'oidc-apps', code: error.code, message: error.message },
-          error.status,
-        ),
+      showAccountProblem(identity, c, 'oidc-apps'),
     ),
   );
 
@@ -298,8 +286,7 @@ export function registerOidcApiRoutes(app: App, identity: IdentityContext) {
           throw errors.consent_not_found();
         return c.redirect('/account#apps-title', 303);
       },
-      (error) =>
-        accountPage(identity, c, { section: 'apps', code: error.code, message: error.message }, error.status),
+      showAccountProblem(identity, c, 'apps'),
     ),
   );
 }

@@ -24,8 +24,9 @@ import { isLevel, meetsLevel } from '../../sessions/assurance.js';
 import type { IdentityContext } from '../context.js';
 import { takeTyped, withQuery } from '../forms.js';
 import { safeRedirect } from '../redirects.js';
-import { sendPage } from '../respond.js';
+import { type FormError, sendPage } from '../respond.js';
 import { AccountPage, type AccountProblem } from './account.js';
+import type { AccountSection } from './problem.js';
 import { LoginPage, RegisterPage, TwoFactorPage } from './sign-in.js';
 
 /** The catalogue key of an `/account?notice=` a form post sent, when it is one. */
@@ -91,6 +92,20 @@ export function registerPageRoutes(app: App, identity: IdentityContext) {
       );
     return accountPage(identity, c);
   });
+}
+
+/**
+ * A failed account-page form post, answered with the page: the error next to the
+ * form of `section`, what was typed (`values`) kept. For `withFormErrors`.
+ */
+export function showAccountProblem(
+  identity: IdentityContext,
+  c: Context,
+  section: AccountSection,
+  values?: Record<string, string>,
+) {
+  return (error: FormError) =>
+    accountPage(identity, c, { section, code: error.code, message: error.message, values }, error.status);
 }
 
 /**
