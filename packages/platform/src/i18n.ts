@@ -113,8 +113,19 @@ export function negotiateLocale(acceptLanguage: string | null | undefined): Loca
   return best?.locale;
 }
 
+// Intl formatters are costly to build and pages format many values: one per locale and style.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => F): F {
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = make();
+    formatters.set(key, formatter);
+  }
+  return formatter as F;
+}
+
 export function formatNumber(value: number, locale: Locale): string {
-  return new Intl.NumberFormat(locale).format(value);
+  return cached(`n:${locale}`, () => new Intl.NumberFormat(locale)).format(value);
 }
 
 const DATE_STYLES = {
@@ -131,7 +142,8 @@ export function formatDate(
 ): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  return new Intl.DateTimeFormat(locale, { ...DATE_STYLES[style], ...(timeZone ? { timeZone } : {}) }).format(
-    date,
-  );
+  return cached(
+    `d:${locale}:${style}:${timeZone ?? ''}`,
+    () => new Intl.DateTimeFormat(locale, { ...DATE_STYLES[style], ...(timeZone ? { timeZone } : {}) }),
+  ).format(date);
 }
