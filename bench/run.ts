@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Benchmark } from './lib/harness.js';
+import { type Benchmark, describeBound, meets } from './lib/harness.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts'));
@@ -30,7 +30,14 @@ const bench = await load(file);
 process.stdout.write(`${bench.name}: ${bench.description}\n`);
 const figures = await bench.run();
 const width = Math.max(...Object.keys(figures).map((k) => k.length));
-for (const [key, value] of Object.entries(figures))
-  process.stdout.write(`  ${key.padEnd(width)}  ${value}\n`);
+for (const [key, value] of Object.entries(figures)) {
+  const goals = (bench.goals ?? []).filter((goal) => goal.figure === key);
+  const judged = goals.map(
+    (goal) => `goal ${describeBound(goal)} (${goal.says}): ${meets(goal, figures) ? 'met' : 'NOT met'}`,
+  );
+  process.stdout.write(
+    `  ${key.padEnd(width)}  ${String(value).padEnd(10)}${judged.length ? `  ${judged.join('; ')}` : ''}\n`,
+  );
+}
 process.stdout.write(`${JSON.stringify({ bench: bench.name, ...figures })}\n`);
 process.exit(0);
