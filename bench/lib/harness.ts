@@ -1,7 +1,7 @@
 /**
  * @module bench/lib/harness
  * What a benchmark is: a name, a sentence, the goals it is held to, and a `run`
- * that returns its figures. `npm run bench -- <name>` prints the figures as a
+ * that returns its figures, naming which of them are the same-run baselines. `npm run bench -- <name>` prints the figures as a
  * table, each goal next to the figure it judges, and then one JSON line
  * (`{"bench":"<name>",…}`) for machines. Figures that compare against a baseline
  * measured in the same run are named `…Ratio`.
@@ -23,6 +23,8 @@ export interface Benchmark {
   name: string;
   description: string;
   goals?: Goal[];
+  /** The figures that are the same-run baselines the others are compared with (e.g. `healthzRequestsPerSecond`). */
+  baselines?: string[];
   run(): Promise<Figures>;
 }
 
