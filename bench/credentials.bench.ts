@@ -1,184 +1,197 @@
 /**
- * SD-JWT credentials: issued/s and verified/s (without and with key binding) of
- * the identity service's issuer and verifier, each against a raw
- * `@sd-jwt/sd-jwt-vc` run (ES256 from `@sd-jwt/crypto-nodejs`) in the same process.
+ * SD-JWT VC issue, verify and verify with key binding: the identity service's CPU
+ * per answered HTTP request against the CPU the bare `@sd-jwt/sd-jwt-vc` library
+ * spends per operation, both measured in this process in the same run.
  *
- * Ours does more than the raw run: every issuance takes a status-list slot and is
- * stored (SQLite); every verification checks `typ`, the alg allow-list, the
- * disclosures, the status list, and, with key binding, records the KB-JWT against
- * replay. The raw run issues without a status claim, so it never fetches a list.
- * Both run with CONCURRENCY operations in flight, as a server under load sees
- * them (ours then stores a burst of credentials in one statement).
+ * Ours (server CPU per request): identity runs in this process on a real port; the
+ * load comes from a child process (autocannon, 16 connections), so only the
+ * server's CPU is counted: process.cpuUsage() of this process (every thread) over
+ * the load window ÷ answered requests. Each request does everything a client gets:
+ * HTTP parsing, routing and body validation, and the JSON answer; and
+ * - issue, `POST /api/did/issue` `{type:"IdentityCredential"}` with a session cookie:
+ *   the session lookup and authorization, the subject read fresh from the accounts,
+ *   a status-list slot, the credential stored (group commit) before it is signed,
+ *   two Disclosures packed, ES256 signed;
+ * - verify, `POST /api/did/verify` `{token}`: alg allow-list, `typ`, issuer key by
+ *   `kid`, signature, time claims, RFC 9901 §7.1 Disclosure rules, status slot;
+ * - verify with key binding, `{token, nonce}` with a fresh KB-JWT per request: all of
+ *   the above plus the holder key (`cnf.jwk`), the KB-JWT's typ/alg/signature/nonce/
+ *   aud/iat/sd_hash, and its replay record stored.
+ * Every answer must be 200 (and `"valid":true` for verification), else it counts as
+ * an error.
+ *
+ * The library (CPU per operation, cpuSecondsOf over N operations, 16 in flight):
+ * `SDJwtVcInstance` with ES256, `digest` and `generateSalt` of `@sd-jwt/crypto-nodejs`,
+ * on the same claims (the registered person's email and name, both selectively
+ * disclosable; iss, sub, vct, iat, exp in the clear; `cnf.jwk` for key binding):
+ * `issue`, `verify`, and `verify` of a presentation with a KB-JWT and its nonce. It
+ * carries no status claim (the library would fetch the list over HTTP) and keeps no
+ * replay record, so the same presentation verifies every time.
  */
-import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { digest, ES256, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
-import { KeyEncryptionKey, migrate, openDatabase } from '@xv/platform';
-import { CredentialService } from '../services/identity/src/credentials/issuance/issuer.js';
-import { IssuerKeyring } from '../services/identity/src/credentials/keys/issuer-keys.js';
-import { type PublicJwk, signEs256 } from '../services/identity/src/credentials/sd-jwt/jws.js';
-import { sdHashOf, splitSdJwt } from '../services/identity/src/credentials/sd-jwt/sd-jwt.js';
-import { StatusLists } from '../services/identity/src/credentials/status/status-list.js';
-import type { CredentialTables } from '../services/identity/src/credentials/tables.js';
-import { CredentialVerifier } from '../services/identity/src/credentials/verification/verifier.js';
-import { migrations } from '../services/identity/src/migrations/index.js';
-import { defineBenchmark, round } from './lib/harness.js';
+import { identityService } from '@xv/identity';
+import { runBodiesLoad } from './lib/credentials-load.js';
+import {
+  issueOne,
+  newWallet,
+  presentWithKeyBinding,
+  signUp,
+  walletCredential,
+} from './lib/credentials-setup.js';
+import { cpuSecondsOf, defineBenchmark, round } from './lib/harness.js';
+import { serveForBench } from './lib/services.js';
 
 const N = 3000;
-const WARM_UP = 200;
+const WARM_UP = 300;
+const CONNECTIONS = 16;
 const CONCURRENCY = 16;
-const BASE = 'http://localhost:4001';
-const DID = 'did:web:localhost%3A4001';
-const CLAIMS = { email: 'ada@example.com', name: 'Ada Lovelace' };
+const AUDIENCE = 'https://verifier.example';
 
-/** Operations per second with CONCURRENCY operations in flight, as a server under load sees them. */
-async function perSecond(count: number, run: (i: number) => Promise<unknown>, offset = 0): Promise<number> {
+/** CPU µs this process spends per operation over `count` operations, CONCURRENCY in flight. */
+async function libraryMicrosPerOp(count: number, run: (i: number) => Promise<unknown>): Promise<number> {
   let next = 0;
   const worker = async () => {
-    while (next < count) await run(offset + next++);
+    while (next < count) await run(next++);
   };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return count / ((performance.now() - started) / 1000);
+  const all = () => Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await all(); // warm-up round, same size
+  next = 0;
+  return ((await cpuSecondsOf(all)) * 1e6) / count;
 }
 
-const warmUp = (run: (i: number) => Promise<unknown>) => perSecond(WARM_UP, run);
-
-function holderKey() {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
+/** Server CPU µs per answered request, with the load's requests/s and its errors. */
+async function serverMicrosPerRequest(
+  url: string,
+  bodies: string[],
+  options: { headers?: Record<string, string>; expect?: string; count?: number },
+) {
+  const warmUp = options.count ? bodies : bodies.slice(0, WARM_UP);
+  const measured = options.count ? bodies : bodies.slice(WARM_UP);
+  await runBodiesLoad({
+    url,
+    bodies: warmUp,
+    count: options.count ? WARM_UP : undefined,
+    connections: CONNECTIONS,
+    ...options,
+  });
+  let result: Awaited<ReturnType<typeof runBodiesLoad>> | undefined;
+  const seconds = await cpuSecondsOf(async () => {
+    result = await runBodiesLoad({ url, bodies: measured, connections: CONNECTIONS, ...options });
+  });
+  const load = result!;
   return {
-    privateKey,
-    publicJwk: { kty, crv, x, y } as PublicJwk,
-    privateJwk: privateKey.export({ format: 'jwk' }),
+    micros: (seconds * 1e6) / Math.max(1, load.answered),
+    requestsPerSecond: load.requestsPerSecond,
+    errors: load.errors + load.non2xx + load.unexpected,
   };
-}
-
-async function ours() {
-  const database = await openDatabase<CredentialTables>({
-    service: 'identity',
-    dataDir: mkdtempSync(join(tmpdir(), 'xv-bench-vc-')),
-  });
-  await migrate(database, migrations);
-  const db = database.kysely;
-  const keyring = new IssuerKeyring(db, KeyEncryptionKey.fromBytes(Buffer.alloc(32, 1)));
-  await keyring.start();
-  const statusLists = new StatusLists(db, keyring, DID, BASE);
-  const credentials = new CredentialService(db, keyring, statusLists, {
-    did: DID,
-    baseUrl: BASE,
-    credentialDays: 365,
-  });
-  const verifier = new CredentialVerifier(db, keyring, statusLists, DID);
-  return { database, credentials, verifier };
-}
-
-async function raw() {
-  const issuer = await ES256.generateKeyPair();
-  const holder = await ES256.generateKeyPair();
-  const sdjwt = new SDJwtVcInstance({
-    signer: await ES256.getSigner(issuer.privateKey),
-    signAlg: ES256.alg,
-    verifier: await ES256.getVerifier(issuer.publicKey),
-    hasher: digest,
-    hashAlg: 'sha-256',
-    saltGenerator: generateSalt,
-    kbSigner: await ES256.getSigner(holder.privateKey),
-    kbSignAlg: ES256.alg,
-    kbVerifier: await ES256.getVerifier(holder.publicKey),
-  });
-  return { sdjwt, holderPublicJwk: holder.publicKey };
 }
 
 export default defineBenchmark({
   name: 'credentials',
   description:
-    'SD-JWT VC issued/s and verified/s (without and with key binding), ours vs raw @sd-jwt/sd-jwt-vc',
+    'SD-JWT VC issue, verify, verify with key binding: server CPU per HTTP request vs bare @sd-jwt/sd-jwt-vc CPU per op',
+  goals: [
+    { figure: 'issueCpuRatio', atMost: 0.67, says: 'POST /api/did/issue vs library issue' },
+    { figure: 'verifyCpuRatio', atMost: 0.67, says: 'POST /api/did/verify vs library verify' },
+    { figure: 'verifyKbCpuRatio', atMost: 0.67, says: 'verify with key binding vs library' },
+  ],
+  baselines: ['libraryIssueMicrosPerOp', 'libraryVerifyMicrosPerOp', 'libraryVerifyKbMicrosPerOp'],
   async run() {
-    const mine = await ours();
-    const baseline = await raw();
-    const holder = holderKey();
-    const now = () => Math.floor(Date.now() / 1000);
-    const request = {
-      realmId: 'default',
-      type: 'IdentityCredential' as const,
-      subject: `${DID}:u:usr_bench`,
-      userId: 'usr_bench',
-      orgId: null,
-      claims: CLAIMS,
-      issuedBy: 'usr_bench',
-      channel: 'api' as const,
-    };
-    const rawPayload = (cnf?: object) => ({
-      iss: DID,
-      sub: request.subject,
-      vct: `${BASE}/vc/IdentityCredential`,
-      iat: now(),
-      exp: now() + 3600,
-      ...(cnf ? { cnf } : {}),
-      ...CLAIMS,
-    });
-    const frame = { _sd: ['email', 'name'] } as never;
-
+    const service = await serveForBench(identityService);
     try {
-      const issueOurs = () => mine.credentials.issue(request);
-      const issueRaw = () => baseline.sdjwt.issue(rawPayload(), frame);
-      await warmUp(issueOurs);
-      await warmUp(issueRaw);
-      const issuedOurs = await perSecond(N, issueOurs);
-      const issuedRaw = await perSecond(N, issueRaw);
+      const { url } = service;
+      const person = await signUp(url);
+      const cookie = person.cookie;
 
-      const ourToken = (await mine.credentials.issue(request)).sdjwt;
-      const rawToken = await baseline.sdjwt.issue(rawPayload(), frame);
-      const verifyOurs = async () => {
-        if (!(await mine.verifier.verify(ourToken)).valid) throw new Error('ours did not verify');
-      };
-      const verifyRaw = () => baseline.sdjwt.verify(rawToken);
-      await warmUp(verifyOurs);
-      await warmUp(verifyRaw);
-      const verifiedOurs = await perSecond(N, verifyOurs);
-      const verifiedRaw = await perSecond(N, verifyRaw);
-
-      // Key binding: ours refuses a KB-JWT seen before, so every presentation is fresh (made before timing).
-      const bound = (await mine.credentials.issue({ ...request, holderJwk: holder.publicJwk })).sdjwt;
-      const { presentation } = splitSdJwt(bound);
-      const kbToken = (i: number) =>
-        `${presentation}${signEs256({ typ: 'kb+jwt' }, { iat: now(), aud: 'https://rp.example', nonce: `n-${i}`, sd_hash: sdHashOf(presentation) }, holder.privateKey)}`;
-      const presentations = Array.from({ length: N + WARM_UP }, (_, i) => kbToken(i));
-      const verifyBound = async (i: number) => {
-        const result = await mine.verifier.verify(presentations[i]!, { nonce: `n-${i}` });
-        if (!result.valid) throw new Error(`ours did not verify with key binding: ${result.reason}`);
-      };
-      await warmUp(verifyBound);
-      const verifiedKbOurs = await perSecond(N, verifyBound, WARM_UP);
-
-      const rawBound = await baseline.sdjwt.issue(rawPayload({ jwk: baseline.holderPublicJwk }), frame);
-      const rawPresentation = await baseline.sdjwt.present(rawBound, { email: true, name: true } as never, {
-        kb: { payload: { iat: now(), aud: 'https://rp.example', nonce: 'n-raw' } },
+      // Ours, over HTTP.
+      const issue = await serverMicrosPerRequest(
+        `${url}/api/did/issue`,
+        [JSON.stringify({ type: 'IdentityCredential' })],
+        {
+          headers: { cookie },
+          count: N,
+        },
+      );
+      const token = await issueOne(url, cookie);
+      const verify = await serverMicrosPerRequest(`${url}/api/did/verify`, [JSON.stringify({ token })], {
+        expect: '"valid":true',
+        count: N,
       });
-      const verifyBoundRaw = () =>
-        baseline.sdjwt.verify(rawPresentation, { keyBindingNonce: 'n-raw' } as never);
-      await warmUp(verifyBoundRaw);
-      const verifiedKbRaw = await perSecond(N, verifyBoundRaw);
+      const wallet = newWallet();
+      const bound = await walletCredential(url, cookie, wallet);
+      const presentations = Array.from({ length: WARM_UP + N }, (_, i) => {
+        const nonce = `n-${i}`;
+        return JSON.stringify({
+          token: presentWithKeyBinding(bound, wallet, nonce, AUDIENCE),
+          nonce,
+          aud: AUDIENCE,
+        });
+      });
+      const verifyKb = await serverMicrosPerRequest(`${url}/api/did/verify`, presentations, {
+        expect: '"valid":true',
+      });
+
+      // The bare library, same claims and Disclosures.
+      const issuer = await ES256.generateKeyPair();
+      const holder = await ES256.generateKeyPair();
+      const sdjwt = new SDJwtVcInstance({
+        signer: await ES256.getSigner(issuer.privateKey),
+        signAlg: ES256.alg,
+        verifier: await ES256.getVerifier(issuer.publicKey),
+        hasher: digest,
+        hashAlg: 'sha-256',
+        saltGenerator: generateSalt,
+        kbSigner: await ES256.getSigner(holder.privateKey),
+        kbSignAlg: ES256.alg,
+        kbVerifier: await ES256.getVerifier(holder.publicKey),
+      });
+      const now = Math.floor(Date.now() / 1000);
+      const ours = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<
+        string,
+        unknown
+      >;
+      const payload = (cnf?: object) => ({
+        iss: ours.iss as string,
+        sub: ours.sub as string,
+        vct: ours.vct as string,
+        iat: now,
+        exp: now + 365 * 86_400,
+        ...(cnf ? { cnf } : {}),
+        email: person.email,
+        name: person.name,
+      });
+      const frame = { _sd: ['email', 'name'] } as never;
+      const libraryIssue = await libraryMicrosPerOp(N, () => sdjwt.issue(payload(), frame));
+      const plain = await sdjwt.issue(payload(), frame);
+      const libraryVerify = await libraryMicrosPerOp(N, () => sdjwt.verify(plain));
+      const boundRaw = await sdjwt.issue(payload({ jwk: holder.publicKey }), frame);
+      const presented = await sdjwt.present(boundRaw, { email: true, name: true } as never, {
+        kb: { payload: { iat: now, aud: AUDIENCE, nonce: 'n-library' } },
+      });
+      const libraryVerifyKb = await libraryMicrosPerOp(N, () =>
+        sdjwt.verify(presented, { keyBindingNonce: 'n-library' } as never),
+      );
 
       return {
-        issuedPerSecond: round(issuedOurs),
-        issuedRawPerSecond: round(issuedRaw),
-        issuedRatio: round(issuedOurs / issuedRaw),
-        verifiedPerSecond: round(verifiedOurs),
-        verifiedRawPerSecond: round(verifiedRaw),
-        verifiedRatio: round(verifiedOurs / verifiedRaw),
-        verifiedKbPerSecond: round(verifiedKbOurs),
-        verifiedKbRawPerSecond: round(verifiedKbRaw),
-        verifiedKbRatio: round(verifiedKbOurs / verifiedKbRaw),
-        operations: N,
-        concurrency: CONCURRENCY,
+        issueCpuRatio: round(issue.micros / libraryIssue),
+        verifyCpuRatio: round(verify.micros / libraryVerify),
+        verifyKbCpuRatio: round(verifyKb.micros / libraryVerifyKb),
+        issueServerMicrosPerRequest: round(issue.micros),
+        libraryIssueMicrosPerOp: round(libraryIssue),
+        verifyServerMicrosPerRequest: round(verify.micros),
+        libraryVerifyMicrosPerOp: round(libraryVerify),
+        verifyKbServerMicrosPerRequest: round(verifyKb.micros),
+        libraryVerifyKbMicrosPerOp: round(libraryVerifyKb),
+        issueRequestsPerSecond: round(issue.requestsPerSecond),
+        verifyRequestsPerSecond: round(verify.requestsPerSecond),
+        verifyKbRequestsPerSecond: round(verifyKb.requestsPerSecond),
+        requestsPerRun: N,
+        connections: CONNECTIONS,
+        errors: issue.errors + verify.errors + verifyKb.errors,
       };
     } finally {
-      await mine.database.close();
+      await service.close();
     }
   },
 });
