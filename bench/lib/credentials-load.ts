@@ -88,10 +88,16 @@ async function child(file: string) {
     headers: { 'content-type': 'application/json', ...load.headers },
     requests: [
       {
-        setupRequest: (request: Record<string, unknown>) => ({
-          ...request,
-          body: load.bodies[next++ % load.bodies.length],
-        }),
+        // One body: built once by autocannon. Several: handed out once each across all connections
+        // (each connection has its own request list, so a plain list would be sent once per connection).
+        ...(load.bodies.length === 1
+          ? { body: load.bodies[0] }
+          : {
+              setupRequest: (request: Record<string, unknown>) => ({
+                ...request,
+                body: load.bodies[next++ % load.bodies.length],
+              }),
+            }),
         ...(load.expect
           ? {
               onResponse: (status: number, body: string) => {

@@ -102,6 +102,11 @@ export class IssuerKeyring {
     return this.keys.get(kid);
   }
 
+  /** A key already loaded (active or retired), without looking in the database. */
+  knownKey(kid: string): IssuerKey | undefined {
+    return this.keys.get(kid);
+  }
+
   /** Every published key, active first. */
   async publishedKeys(): Promise<IssuerKey[]> {
     if (Date.now() - this.loadedAt > this.refreshMs) await this.reload();

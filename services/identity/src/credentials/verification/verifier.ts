@@ -26,6 +26,7 @@ import { InsertBatcher } from '../shared/batch-insert.js';
 import { STATUS_VALID, type StatusLists } from '../status/status-list.js';
 import type { CredentialTables, KbPresentationsTable } from '../tables.js';
 import { CLEAR_CLAIMS } from '../types.js';
+import { type VerifiedIssuerJwt, VerifiedIssuerJwts } from './issuer-jwts.js';
 
 /** Clock skew tolerated on exp, nbf and iat, seconds. */
 export const CLOCK_SKEW_SECONDS = 60;
@@ -63,6 +64,8 @@ export class CredentialVerifier {
   /** Key Binding JWTs already accepted, recorded in batches; a conflict means a replay. */
   private readonly presentations: InsertBatcher<KbPresentationsTable>;
   private readonly holderKeys = new Map<string, ReturnType<typeof importPublicJwk>>();
+  /** Issuer JWTs already parsed and verified, so a credential presented again costs no second P-256 verify. */
+  private readonly issuerJwts = new VerifiedIssuerJwts();
 
   constructor(
     db: Kysely<CredentialTables>,
@@ -94,10 +97,11 @@ export class CredentialVerifier {
     }
   }
 
-  private async check(token: string, options: VerifyOptions): Promise<VerificationResult> {
-    const now = options.now ?? Math.floor(Date.now() / 1000);
-    const parts = splitSdJwt(token);
-    const jws = parseJws(parts.jwt) ?? fail('malformed', 'The credential is not a compact JWS.');
+  /** The issuer-signed JWT's header and payload once its alg, typ, issuer, key and signature are checked. */
+  private async issuerJwt(jwt: string): Promise<VerifiedIssuerJwt> {
+    const known = this.issuerJwts.get(jwt, (kid) => this.keyring.knownKey(kid)?.publicJwk);
+    if (known) return known;
+    const jws = parseJws(jwt) ?? fail('malformed', 'The credential is not a compact JWS.');
     const { header, payload } = jws;
     if (typeof header.alg !== 'string' || !ALLOWED_ALGS.includes(header.alg))
       fail('unsupported_alg', `The signature algorithm ${String(header.alg)} is not accepted.`);
@@ -111,6 +115,15 @@ export class CredentialVerifier {
     const key = kid ? await this.keyring.verificationKey(kid) : undefined;
     if (!key) return fail('unknown_key', 'The credential names no key of this issuer.');
     if (!verifyEs256(jws, key.publicKey)) fail('bad_signature', 'The signature does not verify.');
+    const verified = { header, payload, kid: key.kid, publicJwk: key.publicJwk };
+    this.issuerJwts.remember(jwt, verified);
+    return verified;
+  }
+
+  private async check(token: string, options: VerifyOptions): Promise<VerificationResult> {
+    const now = options.now ?? Math.floor(Date.now() / 1000);
+    const parts = splitSdJwt(token);
+    const { payload } = await this.issuerJwt(parts.jwt);
 
     // Disclosures first: one that smuggles in a clear claim (vct, cnf…) is named for what it is.
     const claims = discloseClaims(payload, parts.disclosures, CLEAR_CLAIMS);
