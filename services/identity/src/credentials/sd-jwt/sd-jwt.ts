@@ -30,8 +30,19 @@ export function digestOf(disclosure: string): string {
   return sha256B64url(disclosure);
 }
 
+const SALT_BYTES = 16;
+/** Salts are cut from one random block at a time: one call into the CSPRNG per 256 salts, not per salt. */
+let saltBlock = Buffer.alloc(0);
+let saltOffset = 0;
+
+/** A fresh 128-bit salt, base64url. */
 export function newSalt(): string {
-  return randomBytes(16).toString('base64url');
+  if (saltOffset + SALT_BYTES > saltBlock.length) {
+    saltBlock = randomBytes(SALT_BYTES * 256);
+    saltOffset = 0;
+  }
+  saltOffset += SALT_BYTES;
+  return saltBlock.toString('base64url', saltOffset - SALT_BYTES, saltOffset);
 }
 
 /** An object-property Disclosure: base64url of the JSON array `[salt, name, value]`. */
