@@ -15,6 +15,7 @@ import type { IssuerKeyring } from '../keys/issuer-keys.js';
 import { type JsonObject, jwkThumbprint, type PublicJwk, signEs256 } from '../sd-jwt/jws.js';
 import { packDisclosures } from '../sd-jwt/sd-jwt.js';
 import { InsertBatcher } from '../shared/batch-insert.js';
+import { CompiledInsert } from '../shared/compiled-insert.js';
 import type { StatusLists } from '../status/status-list.js';
 import type { CredentialsTable, CredentialTables } from '../tables.js';
 import { CREDENTIAL_CATALOGUE, type CredentialType, vctOf } from '../types.js';
@@ -80,16 +81,15 @@ export class CredentialService {
     private readonly statusLists: StatusLists,
     private readonly issuer: IssuerIdentity,
   ) {
+    const insert = new CompiledInsert(db, (rows: CredentialsTable[]) =>
+      db
+        .insertInto('credentials')
+        .values(rows)
+        .onConflict((oc) => oc.doNothing())
+        .returning('id'),
+    );
     this.inserts = new InsertBatcher(
-      async (rows) =>
-        (
-          await db
-            .insertInto('credentials')
-            .values(rows)
-            .onConflict((oc) => oc.doNothing())
-            .returning('id')
-            .execute()
-        ).map((r) => r.id),
+      async (rows) => (await insert.execute(rows)).map((r) => r.id),
       (row) => row.id,
     );
   }

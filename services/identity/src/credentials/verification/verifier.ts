@@ -23,6 +23,7 @@ import {
 } from '../sd-jwt/jws.js';
 import { discloseClaims, SdJwtError, sdHashOf, splitSdJwt } from '../sd-jwt/sd-jwt.js';
 import { InsertBatcher } from '../shared/batch-insert.js';
+import { CompiledInsert } from '../shared/compiled-insert.js';
 import { STATUS_VALID, type StatusLists } from '../status/status-list.js';
 import type { CredentialTables, KbPresentationsTable } from '../tables.js';
 import { CLEAR_CLAIMS } from '../types.js';
@@ -73,16 +74,15 @@ export class CredentialVerifier {
     private readonly statusLists: StatusLists,
     private readonly issuerDid: string,
   ) {
+    const insert = new CompiledInsert(db, (rows: KbPresentationsTable[]) =>
+      db
+        .insertInto('kb_presentations')
+        .values(rows)
+        .onConflict((oc) => oc.doNothing())
+        .returning('jwt_hash'),
+    );
     this.presentations = new InsertBatcher(
-      async (rows) =>
-        (
-          await db
-            .insertInto('kb_presentations')
-            .values(rows)
-            .onConflict((oc) => oc.doNothing())
-            .returning('jwt_hash')
-            .execute()
-        ).map((r) => r.jwt_hash),
+      async (rows) => (await insert.execute(rows)).map((r) => r.jwt_hash),
       (row) => row.jwt_hash,
     );
   }
