@@ -5,17 +5,21 @@
  *
  * Ours (server CPU per request): identity runs in this process on a real port; the
  * load comes from a child process (autocannon, 16 connections), so only the
- * server's CPU is counted: process.cpuUsage() of this process (every thread) over
- * the load window ÷ answered requests. Each request does everything a client gets:
+ * server's CPU is counted: process.cpuUsage() of this process (every thread) from
+ * the load's start to its end ÷ answered requests (after a warm-up run). Each request does everything a client gets:
  * HTTP parsing, routing and body validation, and the JSON answer; and
  * - issue, `POST /api/did/issue` `{type:"IdentityCredential"}` with a session cookie:
  *   the session lookup and authorization, the subject read fresh from the accounts,
  *   a status-list slot, the credential stored (group commit) before it is signed,
  *   two Disclosures packed, ES256 signed;
- * - verify, `POST /api/did/verify` `{token}`: alg allow-list, `typ`, issuer key by
- *   `kid`, signature, time claims, RFC 9901 §7.1 Disclosure rules, status slot;
- * - verify with key binding, `{token, nonce}` with a fresh KB-JWT per request: all of
- *   the above plus the holder key (`cnf.jwk`), the KB-JWT's typ/alg/signature/nonce/
+ * - verify, `POST /api/did/verify` `{token}`, the same credential each time: alg
+ *   allow-list, `typ`, issuer key by `kid`, signature (these four once per credential:
+ *   the verified issuer JWT is kept by its exact text), time claims, RFC 9901 §7.1
+ *   Disclosure rules, status slot;
+ * - verify unseen (no goal): the same on credentials the instance has never seen, so
+ *   every request parses and checks the issuer signature;
+ * - verify with key binding, `{token, nonce, aud}` with a fresh KB-JWT per request: all
+ *   of the above plus the holder key (`cnf.jwk`), the KB-JWT's typ/alg/signature/nonce/
  *   aud/iat/sd_hash, and its replay record stored.
  * Every answer must be 200 (and `"valid":true` for verification), else it counts as
  * an error.
@@ -44,6 +48,8 @@ import { serveForBench } from './lib/services.js';
 
 const N = 3000;
 const WARM_UP = 300;
+/** Distinct credentials verified once each (the first-time path). */
+const UNSEEN = 1000;
 const CONNECTIONS = 16;
 const CONCURRENCY = 16;
 const AUDIENCE = 'https://verifier.example';
@@ -75,13 +81,9 @@ async function serverMicrosPerRequest(
     connections: CONNECTIONS,
     ...options,
   });
-  let result: Awaited<ReturnType<typeof runBodiesLoad>> | undefined;
-  const seconds = await cpuSecondsOf(async () => {
-    result = await runBodiesLoad({ url, bodies: measured, connections: CONNECTIONS, ...options });
-  });
-  const load = result!;
+  const load = await runBodiesLoad({ url, bodies: measured, connections: CONNECTIONS, ...options });
   return {
-    micros: (seconds * 1e6) / Math.max(1, load.answered),
+    micros: (load.cpuSeconds * 1e6) / Math.max(1, load.answered),
     requestsPerSecond: load.requestsPerSecond,
     errors: load.errors + load.non2xx + load.unexpected,
   };
@@ -114,6 +116,18 @@ export default defineBenchmark({
         },
       );
       const token = await issueOne(url, cookie);
+      // Credentials this instance has never seen: each verification parses and checks the signature.
+      const unseen: string[] = [];
+      let claimed = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (claimed++ < WARM_UP + UNSEEN)
+            unseen.push(JSON.stringify({ token: await issueOne(url, cookie) }));
+        }),
+      );
+      const verifyUnseen = await serverMicrosPerRequest(`${url}/api/did/verify`, unseen, {
+        expect: '"valid":true',
+      });
       const verify = await serverMicrosPerRequest(`${url}/api/did/verify`, [JSON.stringify({ token })], {
         expect: '"valid":true',
         count: N,
@@ -181,6 +195,8 @@ export default defineBenchmark({
         libraryIssueMicrosPerOp: round(libraryIssue),
         verifyServerMicrosPerRequest: round(verify.micros),
         libraryVerifyMicrosPerOp: round(libraryVerify),
+        verifyUnseenCpuRatio: round(verifyUnseen.micros / libraryVerify),
+        verifyUnseenServerMicrosPerRequest: round(verifyUnseen.micros),
         verifyKbServerMicrosPerRequest: round(verifyKb.micros),
         libraryVerifyKbMicrosPerOp: round(libraryVerifyKb),
         issueRequestsPerSecond: round(issue.requestsPerSecond),
@@ -188,7 +204,7 @@ export default defineBenchmark({
         verifyKbRequestsPerSecond: round(verifyKb.requestsPerSecond),
         requestsPerRun: N,
         connections: CONNECTIONS,
-        errors: issue.errors + verify.errors + verifyKb.errors,
+        errors: issue.errors + verify.errors + verifyUnseen.errors + verifyKb.errors,
       };
     } finally {
       await service.close();

@@ -32,16 +32,20 @@ export interface BodiesLoadResult {
   /** 2xx answers without the expected text. */
   unexpected: number;
   requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
+  /** CPU seconds of this process (every thread) from the child's start to its exit: the server's, in a bench. */
+  cpuSeconds: number;
 }
 
-/** Runs the load in a child process and waits for it to finish. */
+/**
+ * Runs the load in a child process and waits for it to finish; the bodies are
+ * written out before the CPU count starts.
+ */
 export async function runBodiesLoad(load: BodiesLoad): Promise<BodiesLoadResult> {
   const folder = mkdtempSync(join(tmpdir(), 'xv-bench-vc-load-'));
   const file = join(folder, 'load.json');
   writeFileSync(file, JSON.stringify(load));
   try {
+    const cpuBefore = process.cpuUsage();
     const output = await new Promise<string>((resolve, reject) => {
       const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), file], {
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -58,7 +62,9 @@ export async function runBodiesLoad(load: BodiesLoad): Promise<BodiesLoadResult>
         code === 0 ? resolve(stdout) : reject(new Error(`credential load failed: ${stderr}`)),
       );
     });
-    return JSON.parse(output.trim().split('\n').pop()!) as BodiesLoadResult;
+    const cpu = process.cpuUsage(cpuBefore);
+    const report = JSON.parse(output.trim().split('\n').pop()!) as Omit<BodiesLoadResult, 'cpuSeconds'>;
+    return { ...report, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -66,7 +72,6 @@ export async function runBodiesLoad(load: BodiesLoad): Promise<BodiesLoadResult>
 
 type Autocannon = (options: Record<string, unknown>) => Promise<{
   requests: { total: number };
-  latency: { p50: number; p99: number };
   errors: number;
   timeouts: number;
   non2xx: number;
@@ -76,49 +81,49 @@ async function child(file: string) {
   // autocannon ships no types; only its documented options and result fields are used.
   const { default: autocannon } = (await import('autocannon' as string)) as { default: Autocannon };
   const load = JSON.parse(readFileSync(file, 'utf8')) as BodiesLoad;
-  const amount = load.count ?? load.bodies.length;
-  let next = 0;
+  const connections = load.connections ?? 16;
   let unexpected = 0;
-  const started = performance.now();
-  const result = await autocannon({
+  const onResponse = (status: number, body: string) => {
+    if (status < 300 && !body.includes(load.expect!)) unexpected++;
+  };
+  const options = {
     url: load.url,
-    connections: load.connections ?? 16,
-    amount,
     method: 'POST',
     headers: { 'content-type': 'application/json', ...load.headers },
-    requests: [
-      {
-        // One body: built once by autocannon. Several: handed out once each across all connections
-        // (each connection has its own request list, so a plain list would be sent once per connection).
-        ...(load.bodies.length === 1
-          ? { body: load.bodies[0] }
-          : {
-              setupRequest: (request: Record<string, unknown>) => ({
-                ...request,
-                body: load.bodies[next++ % load.bodies.length],
-              }),
-            }),
-        ...(load.expect
-          ? {
-              onResponse: (status: number, body: string) => {
-                if (status < 300 && !body.includes(load.expect!)) unexpected++;
-              },
-            }
-          : {}),
-      },
-    ],
-  });
+  };
+  // Every request is built once, before the clock starts. One body: one run over every connection.
+  // Several: one single-connection run per share of them, since autocannon sends a run's whole
+  // request list on each of its connections, and each body must go out exactly once.
+  const runs =
+    load.bodies.length === 1
+      ? [{ connections, amount: load.count ?? 1, bodies: load.bodies }]
+      : Array.from({ length: connections }, (_, i) => {
+          const bodies = load.bodies.filter((_, j) => j % connections === i);
+          return { connections: 1, amount: bodies.length, bodies };
+        }).filter((run) => run.amount > 0);
+  const started = performance.now();
+  const results = await Promise.all(
+    runs.map((run) =>
+      autocannon({
+        ...options,
+        connections: run.connections,
+        amount: run.amount,
+        requests: run.bodies.map((body) => ({ body, ...(load.expect ? { onResponse } : {}) })),
+      }),
+    ),
+  );
   const seconds = (performance.now() - started) / 1000;
-  const requests = result.requests.total;
-  const report: BodiesLoadResult = {
+  const sum = (of: (result: (typeof results)[number]) => number) =>
+    results.reduce((total, result) => total + of(result), 0);
+  const requests = sum((r) => r.requests.total);
+  const non2xx = sum((r) => r.non2xx);
+  const report: Omit<BodiesLoadResult, 'cpuSeconds'> = {
     requests,
-    answered: requests - result.non2xx - unexpected,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
+    answered: requests - non2xx - unexpected,
+    errors: sum((r) => r.errors + r.timeouts),
+    non2xx,
     unexpected,
     requestsPerSecond: requests / seconds,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
   };
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
