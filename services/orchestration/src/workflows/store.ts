@@ -7,6 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { OrchestrationDatabase, WorkflowRunsTable, WorkflowStepsTable } from '../db.js';
+import { GroupCommit } from './group-commit.js';
 
 export type RunRow = WorkflowRunsTable;
 export type StepRow = WorkflowStepsTable;
@@ -16,12 +17,51 @@ export class LostLease extends Error {
   override name = 'LostLease';
 }
 
+export interface NewRun {
+  runId: string;
+  workflow: string;
+  idemKey: string | null;
+  inputHash: string | null;
+  input: unknown;
+}
+
+export interface StepRef {
+  id: string;
+  position: number;
+  type: string;
+}
+
+export interface StepOutcomeRecord {
+  status: 'ok' | 'failed';
+  attempts: number;
+  latencyMs: number;
+  output?: unknown;
+  error?: string;
+}
+
+/**
+ * Most writes in one statement: 11 parameters a step record, well under SQLite's
+ * and PostgreSQL's bounds on parameters.
+ */
+const MAX_BATCH = 200;
+
 export class RunStore {
+  /** New runs, step records and run ends are written by group commit (`group-commit.ts`). */
+  private readonly claims: GroupCommit<NewRun & { now: number }, boolean>;
+  private readonly stepRecords: GroupCommit<StepRecord, boolean>;
+  private readonly runEnds: GroupCommit<RunEnd, boolean>;
+
   constructor(
     private readonly database: OrchestrationDatabase,
     private readonly owner: string,
     private readonly leaseMs: number,
-  ) {}
+  ) {
+    // SQLite has one connection: a second batch in flight would only wait for it.
+    const options = { maxBatch: MAX_BATCH, maxInFlight: database.dialect === 'postgres' ? 4 : 1 };
+    this.claims = new GroupCommit((runs) => this.insertRuns(runs), options);
+    this.stepRecords = new GroupCommit((records) => this.writeStepRecords(records), options);
+    this.runEnds = new GroupCommit((ends) => this.writeRunEnds(ends), options);
+  }
 
   private get db() {
     return this.database.kysely;
@@ -31,34 +71,8 @@ export class RunStore {
    * Creates a running run owned by us; with an idemKey already used for the workflow, creates nothing and
    * returns null. `inputHash` binds the key to the input (null without a key).
    */
-  async claimNewRun(run: {
-    runId: string;
-    workflow: string;
-    idemKey: string | null;
-    inputHash: string | null;
-    input: unknown;
-  }) {
-    const now = Date.now();
-    const row = await this.db
-      .insertInto('wf_runs')
-      .values({
-        run_id: run.runId,
-        workflow: run.workflow,
-        idem_key: run.idemKey,
-        input: JSON.stringify(run.input),
-        input_hash: run.inputHash,
-        status: 'running',
-        result: null,
-        error: null,
-        owner: this.owner,
-        lease_until: now + this.leaseMs,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.columns(['workflow', 'idem_key']).doNothing())
-      .returning('run_id')
-      .executeTakeFirst();
-    return row?.run_id ?? null;
+  async claimNewRun(run: NewRun): Promise<string | null> {
+    return (await this.claims.write({ ...run, now: Date.now() })) ? run.runId : null;
   }
 
   /** The run an idemKey made for the workflow, with the hash of the input it was made with. */
@@ -85,55 +99,17 @@ export class RunStore {
   }
 
   /**
-   * Records a step's outcome, only while we still own the run: one statement
-   * that writes nothing when the lease is gone. On PostgreSQL the run row is
-   * share-locked by the check, so a takeover cannot slip in between.
+   * Records a step's outcome, only while we still own the run (LostLease otherwise): the statement writes
+   * nothing for a run whose lease is gone. On PostgreSQL the run row is share-locked by the check, so a
+   * takeover cannot slip in between. Resolves once the record is committed.
    */
-  async finishStep(
-    runId: string,
-    step: { id: string; position: number; type: string },
-    outcome: {
-      status: 'ok' | 'failed';
-      attempts: number;
-      latencyMs: number;
-      output?: unknown;
-      error?: string;
-    },
-  ) {
-    const now = Date.now();
-    const output = outcome.output === undefined ? null : JSON.stringify(outcome.output);
-    const lock = this.database.dialect === 'postgres' ? sql` for share` : sql``;
-    const written = await sql`
-      insert into wf_steps
-        (run_id, step_id, position, type, status, attempts, output, error, latency_ms, started_at, finished_at)
-      select ${runId}, ${step.id}, cast(${step.position} as integer), ${step.type}, ${outcome.status},
-        cast(${outcome.attempts} as integer), ${output}, ${outcome.error ?? null}, cast(${outcome.latencyMs} as integer),
-        cast(${now - outcome.latencyMs} as bigint), cast(${now} as bigint)
-      where exists (
-        select 1 from wf_runs where run_id = ${runId} and owner = ${this.owner} and status = 'running'${lock}
-      )
-      on conflict (run_id, step_id) do update set
-        status = excluded.status, attempts = excluded.attempts, output = excluded.output, error = excluded.error,
-        latency_ms = excluded.latency_ms, finished_at = excluded.finished_at`.execute(this.db);
-    if (Number(written.numAffectedRows ?? 0) === 0) throw new LostLease();
+  async finishStep(runId: string, step: StepRef, outcome: StepOutcomeRecord) {
+    if (!(await this.stepRecords.write({ runId, step, outcome, now: Date.now() }))) throw new LostLease();
   }
 
+  /** Ends the run, only while we still own it (LostLease otherwise). Resolves once committed. */
   async finishRun(runId: string, status: 'done' | 'failed', result: unknown, error: unknown) {
-    const now = Date.now();
-    const updated = await this.db
-      .updateTable('wf_runs')
-      .set({
-        status,
-        result: result === undefined ? null : JSON.stringify(result),
-        error: error === undefined ? null : JSON.stringify(error),
-        owner: null,
-        updated_at: now,
-      })
-      .where('run_id', '=', runId)
-      .where('owner', '=', this.owner)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw new LostLease();
+    if (!(await this.runEnds.write({ runId, status, result, error, now: Date.now() }))) throw new LostLease();
   }
 
   async renewLease(runId: string) {
@@ -183,4 +159,93 @@ export class RunStore {
       .where('status', '=', 'running')
       .execute();
   }
+
+  /** One insert for the batch; a run whose idemKey is taken (by an earlier run or one in the batch) is not made. */
+  private async insertRuns(runs: readonly (NewRun & { now: number })[]): Promise<boolean[]> {
+    const made = await this.db
+      .insertInto('wf_runs')
+      .values(
+        runs.map((run) => ({
+          run_id: run.runId,
+          workflow: run.workflow,
+          idem_key: run.idemKey,
+          input: JSON.stringify(run.input),
+          input_hash: run.inputHash,
+          status: 'running',
+          result: null,
+          error: null,
+          owner: this.owner,
+          lease_until: run.now + this.leaseMs,
+          created_at: run.now,
+          updated_at: run.now,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['workflow', 'idem_key']).doNothing())
+      .returning('run_id')
+      .execute();
+    const ids = new Set(made.map((row) => row.run_id));
+    return runs.map((run) => ids.has(run.runId));
+  }
+
+  /** One upsert for the batch, each row written only while its run is ours and running. */
+  private async writeStepRecords(records: readonly StepRecord[]): Promise<boolean[]> {
+    const rows = records.map(({ runId, step, outcome, now }) => {
+      const output = outcome.output === undefined ? null : JSON.stringify(outcome.output);
+      return sql`(${runId}, ${step.id}, ${step.position}, ${step.type}, ${outcome.status}, ${outcome.attempts},
+        ${output}, ${outcome.error ?? null}, ${outcome.latencyMs}, ${now - outcome.latencyMs}, ${now})`;
+    });
+    const lock = this.database.dialect === 'postgres' ? sql` for share` : sql``;
+    const written = await sql<{ run_id: string; step_id: string }>`
+      with v (run_id, step_id, position, type, status, attempts, output, error, latency_ms, started_at, finished_at)
+        as (values ${sql.join(rows)})
+      insert into wf_steps
+        (run_id, step_id, position, type, status, attempts, output, error, latency_ms, started_at, finished_at)
+      select v.run_id, v.step_id, cast(v.position as integer), v.type, v.status, cast(v.attempts as integer),
+        v.output, v.error, cast(v.latency_ms as integer), cast(v.started_at as bigint), cast(v.finished_at as bigint)
+      from v
+      where exists (
+        select 1 from wf_runs
+        where wf_runs.run_id = v.run_id and wf_runs.owner = ${this.owner} and wf_runs.status = 'running'${lock}
+      )
+      on conflict (run_id, step_id) do update set
+        status = excluded.status, attempts = excluded.attempts, output = excluded.output, error = excluded.error,
+        latency_ms = excluded.latency_ms, finished_at = excluded.finished_at
+      returning run_id, step_id`.execute(this.db);
+    const keys = new Set(written.rows.map((row) => `${row.run_id} ${row.step_id}`));
+    return records.map(({ runId, step }) => keys.has(`${runId} ${step.id}`));
+  }
+
+  /** One update for the batch, each run ended only while it is ours and running. */
+  private async writeRunEnds(ends: readonly RunEnd[]): Promise<boolean[]> {
+    const rows = ends.map(({ runId, status, result, error, now }) => {
+      const resultText = result === undefined ? null : JSON.stringify(result);
+      const errorText = error === undefined ? null : JSON.stringify(error);
+      return sql`(${runId}, ${status}, ${resultText}, ${errorText}, ${now})`;
+    });
+    const ended = await sql<{ run_id: string }>`
+      with v (run_id, status, result, error, updated_at) as (values ${sql.join(rows)})
+      update wf_runs set
+        status = v.status, result = v.result, error = v.error, owner = null,
+        updated_at = cast(v.updated_at as bigint)
+      from v
+      where wf_runs.run_id = v.run_id and wf_runs.owner = ${this.owner} and wf_runs.status = 'running'
+      returning wf_runs.run_id`.execute(this.db);
+    const ids = new Set(ended.rows.map((row) => row.run_id));
+    return ends.map(({ runId }) => ids.has(runId));
+  }
+}
+
+interface StepRecord {
+  runId: string;
+  step: StepRef;
+  outcome: StepOutcomeRecord;
+  now: number;
+}
+
+interface RunEnd {
+  runId: string;
+  status: 'done' | 'failed';
+  result: unknown;
+  error: unknown;
+  now: number;
 }
