@@ -5,8 +5,8 @@
  * that lease in the same statement, so an instance that lost a run can never
  * overwrite what its new owner does.
  */
-import { sql } from 'kysely';
-import type { OrchestrationDatabase, WorkflowRunsTable, WorkflowStepsTable } from '../db.js';
+import { type Kysely, sql } from 'kysely';
+import type { OrchestrationDatabase, Tables, WorkflowRunsTable, WorkflowStepsTable } from '../db.js';
 import { GroupCommit } from './group-commit.js';
 
 export type RunRow = WorkflowRunsTable;
@@ -49,7 +49,7 @@ export class RunStore {
   /** New runs, step records and run ends are written by group commit (`group-commit.ts`). */
   private readonly claims: GroupCommit<NewRun & { now: number }, boolean>;
   private readonly stepRecords: GroupCommit<StepRecord, boolean>;
-  private readonly runEnds: GroupCommit<RunEnd, boolean>;
+  private readonly runEnds: GroupCommit<RunEndRecord, boolean>;
 
   constructor(
     private readonly database: OrchestrationDatabase,
@@ -60,7 +60,7 @@ export class RunStore {
     const options = { maxBatch: MAX_BATCH, maxInFlight: database.dialect === 'postgres' ? 4 : 1 };
     this.claims = new GroupCommit((runs) => this.insertRuns(runs), options);
     this.stepRecords = new GroupCommit((records) => this.writeStepRecords(records), options);
-    this.runEnds = new GroupCommit((ends) => this.writeRunEnds(ends), options);
+    this.runEnds = new GroupCommit((ends) => this.writeRunEnds(this.db, ends), options);
   }
 
   private get db() {
@@ -101,15 +101,17 @@ export class RunStore {
   /**
    * Records a step's outcome, only while we still own the run (LostLease otherwise): the statement writes
    * nothing for a run whose lease is gone. On PostgreSQL the run row is share-locked by the check, so a
-   * takeover cannot slip in between. Resolves once the record is committed.
+   * takeover cannot slip in between. With `end` (the step ends the run), the run is ended in the same
+   * commit. Resolves once the record is committed.
    */
-  async finishStep(runId: string, step: StepRef, outcome: StepOutcomeRecord) {
-    if (!(await this.stepRecords.write({ runId, step, outcome, now: Date.now() }))) throw new LostLease();
+  async finishStep(runId: string, step: StepRef, outcome: StepOutcomeRecord, end?: RunEnd) {
+    const now = Date.now();
+    if (!(await this.stepRecords.write({ runId, step, outcome, now, end }))) throw new LostLease();
   }
 
   /** Ends the run, only while we still own it (LostLease otherwise). Resolves once committed. */
-  async finishRun(runId: string, status: 'done' | 'failed', result: unknown, error: unknown) {
-    if (!(await this.runEnds.write({ runId, status, result, error, now: Date.now() }))) throw new LostLease();
+  async finishRun(runId: string, end: RunEnd) {
+    if (!(await this.runEnds.write({ runId, end, now: Date.now() }))) throw new LostLease();
   }
 
   async renewLease(runId: string) {
@@ -187,8 +189,21 @@ export class RunStore {
     return runs.map((run) => ids.has(run.runId));
   }
 
-  /** One upsert for the batch, each row written only while its run is ours and running. */
+  /** The batch's step records, and the ends of the runs they end, in one commit. */
   private async writeStepRecords(records: readonly StepRecord[]): Promise<boolean[]> {
+    const ending = records.flatMap(({ runId, end, now }) => (end ? [{ runId, end, now }] : []));
+    if (ending.length === 0) return this.upsertSteps(this.db, records);
+    return this.db.transaction().execute(async (trx) => {
+      const written = await this.upsertSteps(trx, records);
+      const endedFlags = await this.writeRunEnds(trx, ending);
+      const ended = new Set(ending.filter((_, i) => endedFlags[i]).map((e) => e.runId));
+      // Both check the same lease in one transaction, so a record and its run's end take together.
+      return records.map((record, i) => written[i]! && (!record.end || ended.has(record.runId)));
+    });
+  }
+
+  /** One upsert for the batch, each row written only while its run is ours and running. */
+  private async upsertSteps(db: Executor, records: readonly StepRecord[]): Promise<boolean[]> {
     const rows = records.map(({ runId, step, outcome, now }) => {
       const output = outcome.output === undefined ? null : JSON.stringify(outcome.output);
       return sql`(${runId}, ${step.id}, ${step.position}, ${step.type}, ${outcome.status}, ${outcome.attempts},
@@ -210,14 +225,14 @@ export class RunStore {
       on conflict (run_id, step_id) do update set
         status = excluded.status, attempts = excluded.attempts, output = excluded.output, error = excluded.error,
         latency_ms = excluded.latency_ms, finished_at = excluded.finished_at
-      returning run_id, step_id`.execute(this.db);
+      returning run_id, step_id`.execute(db);
     const keys = new Set(written.rows.map((row) => `${row.run_id} ${row.step_id}`));
     return records.map(({ runId, step }) => keys.has(`${runId} ${step.id}`));
   }
 
   /** One update for the batch, each run ended only while it is ours and running. */
-  private async writeRunEnds(ends: readonly RunEnd[]): Promise<boolean[]> {
-    const rows = ends.map(({ runId, status, result, error, now }) => {
+  private async writeRunEnds(db: Executor, ends: readonly RunEndRecord[]): Promise<boolean[]> {
+    const rows = ends.map(({ runId, end: { status, result, error }, now }) => {
       const resultText = result === undefined ? null : JSON.stringify(result);
       const errorText = error === undefined ? null : JSON.stringify(error);
       return sql`(${runId}, ${status}, ${resultText}, ${errorText}, ${now})`;
@@ -229,10 +244,17 @@ export class RunStore {
         updated_at = cast(v.updated_at as bigint)
       from v
       where wf_runs.run_id = v.run_id and wf_runs.owner = ${this.owner} and wf_runs.status = 'running'
-      returning wf_runs.run_id`.execute(this.db);
+      returning wf_runs.run_id`.execute(db);
     const ids = new Set(ended.rows.map((row) => row.run_id));
     return ends.map(({ runId }) => ids.has(runId));
   }
+}
+
+/** How a run ends: done with its result, or failed with `{step, message}`. */
+export interface RunEnd {
+  status: 'done' | 'failed';
+  result: unknown;
+  error: unknown;
 }
 
 interface StepRecord {
@@ -240,12 +262,15 @@ interface StepRecord {
   step: StepRef;
   outcome: StepOutcomeRecord;
   now: number;
+  /** The step ends the run: ended in the same commit. */
+  end: RunEnd | undefined;
 }
 
-interface RunEnd {
+interface RunEndRecord {
   runId: string;
-  status: 'done' | 'failed';
-  result: unknown;
-  error: unknown;
+  end: RunEnd;
   now: number;
 }
+
+/** The database, or a transaction on it. */
+type Executor = Kysely<Tables>;
