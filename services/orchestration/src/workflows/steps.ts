@@ -155,10 +155,15 @@ export class StepRunner {
     return connector.run(parsed.data, context);
   }
 
-  /** Runs one try; rejects with a retryable StepError when it takes longer than `ms`. */
+  /**
+   * Runs one try; rejects with a retryable StepError when it takes longer than `ms`. The try's signal is
+   * aborted by the timeout or by the engine stopping: one controller fed by both, as `AbortSignal.any`
+   * would be, without the cost of building a combined signal for every try.
+   */
   private async withTimeout<T>(ms: number, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const { stopping } = this.options;
     const controller = new AbortController();
-    const signal = AbortSignal.any([controller.signal, this.options.stopping]);
+    if (stopping.aborted) controller.abort(stopping.reason);
     let timer: NodeJS.Timeout | undefined;
     let onStop: (() => void) | undefined;
     const limits = new Promise<never>((_, reject) => {
@@ -167,14 +172,17 @@ export class StepRunner {
         controller.abort(error);
         reject(error);
       }, ms);
-      onStop = () => reject(new Stopped());
-      this.options.stopping.addEventListener('abort', onStop, { once: true });
+      onStop = () => {
+        controller.abort(stopping.reason);
+        reject(new Stopped());
+      };
+      stopping.addEventListener('abort', onStop, { once: true });
     });
     try {
-      return await Promise.race([attempt(signal), limits]);
+      return await Promise.race([attempt(controller.signal), limits]);
     } finally {
       clearTimeout(timer);
-      if (onStop) this.options.stopping.removeEventListener('abort', onStop);
+      if (onStop) stopping.removeEventListener('abort', onStop);
     }
   }
 }
