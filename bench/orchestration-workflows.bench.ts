@@ -4,6 +4,10 @@
  * concurrent clients, on SQLite and on PostgreSQL. The baseline is the same
  * service's `/healthz` in the same run. PostgreSQL is measured when
  * `XV_BENCH_DATABASE_URL` (default: the local test server) answers.
+ *
+ * The CPU figures are this process's CPU (service, upstream and database driver;
+ * autocannon runs in a child process) over each load window, divided by the
+ * requests answered: they judge progress on a busy machine, where runs/s cannot.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -16,8 +20,8 @@ import { type Database, openDatabase } from '@xv/platform';
 import { listen } from '@xv/platform/http';
 import { buildService } from '@xv/platform/service';
 import { stringify } from 'yaml';
-import { defineBenchmark, type Figures, round } from './lib/harness.js';
-import { runLoad } from './lib/load.js';
+import { cpuSecondsOf, defineBenchmark, type Figures, round } from './lib/harness.js';
+import { type LoadOptions, type LoadResult, runLoad } from './lib/load.js';
 
 const POSTGRES_URL = process.env.XV_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -59,6 +63,15 @@ function workflowFolder(upstreamHost: string): string {
   return folder;
 }
 
+/** The load's result, and the CPU milliseconds this process spent per request answered. */
+async function loadWithCpu(options: LoadOptions): Promise<LoadResult & { cpuMsPerRequest: number }> {
+  let result: LoadResult | undefined;
+  const cpuSeconds = await cpuSecondsOf(async () => {
+    result = await runLoad(options);
+  });
+  return { ...result!, cpuMsPerRequest: (cpuSeconds * 1000) / Math.max(1, result!.requests) };
+}
+
 async function measure(database: Database, env: Record<string, string>, prefix: string): Promise<Figures> {
   const built = await buildService(orchestrationService, { database, env });
   const server = await listen(built.app, 0, '127.0.0.1');
@@ -71,14 +84,16 @@ async function measure(database: Database, env: Record<string, string>, prefix: 
       body: JSON.stringify({ workflow: 'bench-three', input: { tag: 'bench' } }),
     };
     await runLoad({ ...run, connections: 8, durationSeconds: 2 }); // warm-up
-    const healthz = await runLoad({ url: `${url}/healthz`, connections: 16, durationSeconds: 5 });
-    const runs = await runLoad({ ...run, connections: 16, durationSeconds: 10 });
+    const healthz = await loadWithCpu({ url: `${url}/healthz`, connections: 16, durationSeconds: 5 });
+    const runs = await loadWithCpu({ ...run, connections: 16, durationSeconds: 10 });
     return {
       [`${prefix}RunsPerSecond`]: round(runs.requestsPerSecond),
       [`${prefix}P50Ms`]: runs.p50Ms,
       [`${prefix}P99Ms`]: runs.p99Ms,
       [`${prefix}HealthzRequestsPerSecond`]: round(healthz.requestsPerSecond),
       [`${prefix}VsHealthzRatio`]: round(runs.requestsPerSecond / healthz.requestsPerSecond),
+      [`${prefix}CpuMsPerRun`]: round(runs.cpuMsPerRequest),
+      [`${prefix}CpuMsPerHealthz`]: round(healthz.cpuMsPerRequest),
       [`${prefix}Errors`]: runs.errors + runs.non2xx,
     };
   } finally {
@@ -90,6 +105,15 @@ async function measure(database: Database, env: Record<string, string>, prefix: 
 export default defineBenchmark({
   name: 'orchestration-workflows',
   description: 'runs/s of a 3-step connector workflow on SQLite and PostgreSQL (16 clients), vs /healthz',
+  goals: [
+    { figure: 'sqliteVsHealthzRatio', atLeast: 0.045, says: 'SQLite runs/s vs /healthz' },
+    { figure: 'postgresVsHealthzRatio', atLeast: 0.036, says: 'PostgreSQL runs/s vs /healthz' },
+    { figure: 'sqliteRunsPerSecond', atLeast: 1000, says: 'SQLite runs/s on a quiet 2-core machine' },
+    { figure: 'postgresRunsPerSecond', atLeast: 800, says: 'PostgreSQL runs/s on a quiet 2-core machine' },
+    { figure: 'sqliteErrors', atMost: 0, says: 'every SQLite run answered 200' },
+    { figure: 'postgresErrors', atMost: 0, says: 'every PostgreSQL run answered 200' },
+  ],
+  baselines: ['sqliteHealthzRequestsPerSecond', 'postgresHealthzRequestsPerSecond'],
   async run() {
     const upstream = await startUpstream();
     const env = {

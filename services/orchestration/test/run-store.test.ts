@@ -9,6 +9,8 @@ import type { OrchestrationDatabase } from '../src/db.js';
 import { migrations } from '../src/migrations/index.js';
 import { LostLease, RunStore } from '../src/workflows/store.js';
 
+const done = (result: unknown) => ({ status: 'done' as const, result, error: undefined });
+
 describeEachDatabase('run leases', (target) => {
   it('lets only the current owner write step results', async () => {
     const opened = await target.open('orchestration');
@@ -29,11 +31,11 @@ describeEachDatabase('run leases', (target) => {
     await expect(first.finishStep('run_a', { ...step, id: 'two', position: 1 }, ok)).rejects.toBeInstanceOf(
       LostLease,
     );
-    await expect(first.finishRun('run_a', 'done', {}, undefined)).rejects.toBeInstanceOf(LostLease);
+    await expect(first.finishRun('run_a', done({}))).rejects.toBeInstanceOf(LostLease);
     expect((await second.steps('run_a')).map((s) => s.step_id)).toEqual(['one']);
 
     await second.finishStep('run_a', { ...step, id: 'two', position: 1 }, ok);
-    await second.finishRun('run_a', 'done', { fine: true }, undefined);
+    await second.finishRun('run_a', done({ fine: true }));
     expect((await second.run('run_a'))?.status).toBe('done');
     expect((await second.steps('run_a')).map((s) => s.step_id)).toEqual(['one', 'two']);
   });
@@ -54,7 +56,7 @@ describeEachDatabase('run leases', (target) => {
     expect(await restarted.claimAbandoned()).toEqual([]);
     expect(await restarted.claimAbandoned({ evenIfLeased: true })).toEqual(['run_leased']);
     expect(await restarted.claimAbandoned({ evenIfLeased: true })).toEqual([]);
-    await expect(crashed.finishRun('run_leased', 'done', {}, undefined)).rejects.toBeInstanceOf(LostLease);
+    await expect(crashed.finishRun('run_leased', done({}))).rejects.toBeInstanceOf(LostLease);
   });
 
   it('claims an idempotency key once per workflow', async () => {
@@ -77,5 +79,34 @@ describeEachDatabase('run leases', (target) => {
         input: {},
       }),
     ).toBe('run_other');
+  });
+
+  it('records a last step and ends its run in one commit, or neither once the lease is lost', async () => {
+    const opened = await target.open('orchestration');
+    await migrate(opened, migrations);
+    const database = opened as OrchestrationDatabase;
+    const stalled = new RunStore(database, 'instance-a', 50);
+    const current = new RunStore(database, 'instance-b', 60_000);
+    const step = { id: 'last', position: 0, type: 'connector' };
+    const ok = { status: 'ok' as const, attempts: 1, latencyMs: 3, output: { n: 1 } };
+    const claim = (store: RunStore, runId: string) =>
+      store.claimNewRun({ runId, workflow: 'w', idemKey: null, inputHash: null, input: {} });
+    await claim(stalled, 'run_lost');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(await current.claimAbandoned()).toEqual(['run_lost']);
+    await claim(stalled, 'run_kept');
+
+    // Both records go into one batch: the one whose lease is gone fails alone, and writes nothing.
+    const [lost, kept] = await Promise.allSettled([
+      stalled.finishStep('run_lost', step, ok, done({ n: 1 })),
+      stalled.finishStep('run_kept', step, ok, done({ n: 2 })),
+    ]);
+    expect(lost.status === 'rejected' && lost.reason).toBeInstanceOf(LostLease);
+    expect(kept.status).toBe('fulfilled');
+    expect(await current.steps('run_lost')).toEqual([]);
+    expect((await current.run('run_lost'))?.status).toBe('running');
+    expect((await current.steps('run_kept')).map((s) => [s.step_id, s.status])).toEqual([['last', 'ok']]);
+    const ended = await current.run('run_kept');
+    expect([ended?.status, ended?.result, ended?.owner]).toEqual(['done', '{"n":2}', null]);
   });
 });

@@ -21,8 +21,16 @@ import { errors } from '../errors.js';
 import type { Connectors } from './connectors/index.js';
 import { inputHash } from './input-hash.js';
 import type { Workflow, WorkflowRegistry } from './registry.js';
-import { type AskTier, StepRunner, type StepView, Stopped, sleep, stepViewOf } from './steps.js';
-import { LostLease, RunStore, type StepRow } from './store.js';
+import {
+  type AskTier,
+  type StepResult,
+  StepRunner,
+  type StepView,
+  Stopped,
+  sleep,
+  stepViewOf,
+} from './steps.js';
+import { LostLease, type RunEnd, RunStore, type StepRow } from './store.js';
 import { render, type TemplateScope } from './template.js';
 
 export type { AskTier, StepView } from './steps.js';
@@ -207,18 +215,32 @@ export class WorkflowEngine {
     const run = known ?? (await this.loadRun(runId));
     if (!run) return undefined;
     const steps: StepView[] = [];
-    const end = async (status: 'done' | 'failed', result: unknown, error?: RunView['error']) => {
-      await this.store.finishRun(runId, status, result, error ?? undefined);
-      return { runId, workflow: run.workflow, status, steps, result: result ?? {}, error: error ?? null };
+    const ended = ({ status, result, error }: RunEnd): RunView => ({
+      runId,
+      workflow: run.workflow,
+      status,
+      steps,
+      result: result ?? {},
+      error: (error as RunView['error'] | undefined) ?? null,
+    });
+    const end = async (runEnd: RunEnd) => {
+      await this.store.finishRun(runId, runEnd);
+      return ended(runEnd);
     };
     const workflow = this.options.registry.get(run.workflow);
     if (!workflow) {
-      return end('failed', undefined, {
-        step: '',
-        message: `The workflow "${run.workflow}" is no longer registered.`,
-      });
+      const message = `The workflow "${run.workflow}" is no longer registered.`;
+      return end({ status: 'failed', result: undefined, error: { step: '', message } });
     }
     const scope: TemplateScope = { input: run.input, steps: {} };
+    const lastPosition = workflow.spec.steps.length - 1;
+    // A failed step, or the last one, ends the run in the commit that records it.
+    const endsRun = (stepId: string, position: number) => (result: StepResult) => {
+      if (!result.ok) return failedAt(stepId, result.message);
+      if (position !== lastPosition) return undefined;
+      const final = { ...scope, steps: { ...scope.steps, [stepId]: { output: result.output } } };
+      return { status: 'done' as const, result: resultOf(workflow, final), error: undefined };
+    };
     const heartbeat = setInterval(
       () => void this.store.renewLease(runId).catch(() => {}),
       Math.max(100, Math.floor(this.options.leaseMs / 3)),
@@ -232,17 +254,27 @@ export class WorkflowEngine {
           steps.push(stepViewOf(row));
           continue;
         }
-        const outcome = await this.steps.run(runId, position, step, scope, row);
+        const outcome = await this.steps.run(runId, position, step, scope, row, endsRun(step.id, position));
         steps.push(outcome.view);
-        if (!outcome.ok) return end('failed', undefined, { step: step.id, message: outcome.message });
+        if (outcome.end) return ended(outcome.end);
+        if (!outcome.ok) return end(failedAt(step.id, outcome.message));
         scope.steps[step.id] = { output: outcome.output };
       }
-      const result = workflow.spec.result
-        ? render(workflow.spec.result, scope)
-        : Object.fromEntries(Object.entries(scope.steps).map(([id, s]) => [id, s.output]));
-      return end('done', result);
+      // Every step was on record already: a run resumed after its last step, before its end.
+      return end({ status: 'done', result: resultOf(workflow, scope), error: undefined });
     } finally {
       clearInterval(heartbeat);
     }
   }
+}
+
+function failedAt(step: string, message: string): RunEnd {
+  return { status: 'failed', result: undefined, error: { step, message } };
+}
+
+/** The workflow's `result` template rendered, or else every step's output by step id. */
+function resultOf(workflow: Workflow, scope: TemplateScope): unknown {
+  return workflow.spec.result
+    ? render(workflow.spec.result, scope)
+    : Object.fromEntries(Object.entries(scope.steps).map(([id, s]) => [id, s.output]));
 }

@@ -9,7 +9,7 @@ import { AppError, type Logger } from '@xv/platform';
 import type { TierName } from '../router/tiers.js';
 import { type Connectors, StepError } from './connectors/index.js';
 import { type RetrySpec, retrySpec, type StepSpec } from './definition.js';
-import { LostLease, type RunStore, type StepRow } from './store.js';
+import { LostLease, type RunEnd, type RunStore, type StepRow } from './store.js';
 import { render, renderText, type TemplateScope } from './template.js';
 
 /** Answers an `ai` step's prompt with a model of the tier. */
@@ -28,9 +28,14 @@ export interface StepView {
   latencyMs: number;
 }
 
-export type StepOutcome =
-  | { ok: true; output: unknown; view: StepView }
-  | { ok: false; message: string; view: StepView };
+/** What a step came to: its output, or why it failed. */
+export type StepResult = { ok: true; output: unknown } | { ok: false; message: string };
+
+/** The step's result, how it is shown, and the run's end when the step ended the run. */
+export type StepOutcome = StepResult & { view: StepView; end: RunEnd | undefined };
+
+/** The run's end when a step's result ends it (its last step, or a failure), else undefined. */
+export type EndsRun = (result: StepResult) => RunEnd | undefined;
 
 const DEFAULT_RETRY: RetrySpec = retrySpec.parse({});
 
@@ -52,13 +57,17 @@ export interface StepRunnerOptions {
 export class StepRunner {
   constructor(private readonly options: StepRunnerOptions) {}
 
-  /** Runs the step (tries, timeouts, backoff) and records its outcome. */
+  /**
+   * Runs the step (tries, timeouts, backoff) and records its outcome; when `endsRun` says the result ends
+   * the run, the run's end is recorded in the same commit.
+   */
   async run(
     runId: string,
     position: number,
     step: StepSpec,
     scope: TemplateScope,
     previous: StepRow | undefined,
+    endsRun: EndsRun,
   ): Promise<StepOutcome> {
     const { logger, stepTimeoutMs } = this.options;
     const retry = step.retry ?? DEFAULT_RETRY;
@@ -79,11 +88,13 @@ export class StepRunner {
           latencyMs: Math.round(performance.now() - started),
           output: output ?? null,
         };
-        await this.options.store.finishStep(runId, stepRef, outcome);
+        const end = endsRun({ ok: true, output: outcome.output });
+        await this.options.store.finishStep(runId, stepRef, outcome, end);
         return {
           ok: true,
           output: outcome.output,
           view: { ...stepRef, ...outcome, output: outputText(outcome.output) },
+          end,
         };
       } catch (error) {
         if (error instanceof LostLease || this.options.stopping.aborted) throw error;
@@ -101,10 +112,12 @@ export class StepRunner {
       latencyMs: Math.round(performance.now() - started),
       error: message,
     };
-    await this.options.store.finishStep(runId, stepRef, outcome);
+    const end = endsRun({ ok: false, message });
+    await this.options.store.finishStep(runId, stepRef, outcome, end);
     return {
       ok: false,
       message,
+      end,
       view: {
         id: step.id,
         type: step.type,
@@ -142,10 +155,15 @@ export class StepRunner {
     return connector.run(parsed.data, context);
   }
 
-  /** Runs one try; rejects with a retryable StepError when it takes longer than `ms`. */
+  /**
+   * Runs one try; rejects with a retryable StepError when it takes longer than `ms`. The try's signal is
+   * aborted by the timeout or by the engine stopping: one controller fed by both, as `AbortSignal.any`
+   * would be, without the cost of building a combined signal for every try.
+   */
   private async withTimeout<T>(ms: number, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const { stopping } = this.options;
     const controller = new AbortController();
-    const signal = AbortSignal.any([controller.signal, this.options.stopping]);
+    if (stopping.aborted) controller.abort(stopping.reason);
     let timer: NodeJS.Timeout | undefined;
     let onStop: (() => void) | undefined;
     const limits = new Promise<never>((_, reject) => {
@@ -154,14 +172,17 @@ export class StepRunner {
         controller.abort(error);
         reject(error);
       }, ms);
-      onStop = () => reject(new Stopped());
-      this.options.stopping.addEventListener('abort', onStop, { once: true });
+      onStop = () => {
+        controller.abort(stopping.reason);
+        reject(new Stopped());
+      };
+      stopping.addEventListener('abort', onStop, { once: true });
     });
     try {
-      return await Promise.race([attempt(signal), limits]);
+      return await Promise.race([attempt(controller.signal), limits]);
     } finally {
       clearTimeout(timer);
-      if (onStop) this.options.stopping.removeEventListener('abort', onStop);
+      if (onStop) stopping.removeEventListener('abort', onStop);
     }
   }
 }

@@ -5,8 +5,18 @@
  * that lease in the same statement, so an instance that lost a run can never
  * overwrite what its new owner does.
  */
-import { sql } from 'kysely';
 import type { OrchestrationDatabase, WorkflowRunsTable, WorkflowStepsTable } from '../db.js';
+import { GroupCommit } from './group-commit.js';
+import {
+  type JournalEntry,
+  type NewRun,
+  type RunEnd,
+  type StepOutcomeRecord,
+  type StepRef,
+  writeJournal,
+} from './journal.js';
+
+export type { NewRun, RunEnd, StepOutcomeRecord, StepRef } from './journal.js';
 
 export type RunRow = WorkflowRunsTable;
 export type StepRow = WorkflowStepsTable;
@@ -16,12 +26,25 @@ export class LostLease extends Error {
   override name = 'LostLease';
 }
 
+/**
+ * Most writes in one batch: at most 12 parameters each, well under SQLite's and
+ * PostgreSQL's bounds on the parameters of a statement.
+ */
+const MAX_BATCH = 200;
+
 export class RunStore {
+  /** New runs, step records and run ends are written by group commit (`journal.ts`). */
+  private readonly journal: GroupCommit<JournalEntry, boolean>;
+
   constructor(
     private readonly database: OrchestrationDatabase,
     private readonly owner: string,
     private readonly leaseMs: number,
-  ) {}
+  ) {
+    // SQLite has one connection: a second batch in flight would only wait for it.
+    const options = { maxBatch: MAX_BATCH, maxInFlight: database.dialect === 'postgres' ? 4 : 1 };
+    this.journal = new GroupCommit((entries) => writeJournal(database, owner, leaseMs, entries), options);
+  }
 
   private get db() {
     return this.database.kysely;
@@ -31,34 +54,8 @@ export class RunStore {
    * Creates a running run owned by us; with an idemKey already used for the workflow, creates nothing and
    * returns null. `inputHash` binds the key to the input (null without a key).
    */
-  async claimNewRun(run: {
-    runId: string;
-    workflow: string;
-    idemKey: string | null;
-    inputHash: string | null;
-    input: unknown;
-  }) {
-    const now = Date.now();
-    const row = await this.db
-      .insertInto('wf_runs')
-      .values({
-        run_id: run.runId,
-        workflow: run.workflow,
-        idem_key: run.idemKey,
-        input: JSON.stringify(run.input),
-        input_hash: run.inputHash,
-        status: 'running',
-        result: null,
-        error: null,
-        owner: this.owner,
-        lease_until: now + this.leaseMs,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.columns(['workflow', 'idem_key']).doNothing())
-      .returning('run_id')
-      .executeTakeFirst();
-    return row?.run_id ?? null;
+  async claimNewRun(run: NewRun): Promise<string | null> {
+    return (await this.journal.write({ kind: 'run', run, now: Date.now() })) ? run.runId : null;
   }
 
   /** The run an idemKey made for the workflow, with the hash of the input it was made with. */
@@ -85,55 +82,19 @@ export class RunStore {
   }
 
   /**
-   * Records a step's outcome, only while we still own the run: one statement
-   * that writes nothing when the lease is gone. On PostgreSQL the run row is
-   * share-locked by the check, so a takeover cannot slip in between.
+   * Records a step's outcome, only while we still own the run (LostLease otherwise): the statement writes
+   * nothing for a run whose lease is gone. On PostgreSQL the run row is share-locked by the check, so a
+   * takeover cannot slip in between. With `end` (the step ends the run), the run is ended in the same
+   * commit. Resolves once the record is committed.
    */
-  async finishStep(
-    runId: string,
-    step: { id: string; position: number; type: string },
-    outcome: {
-      status: 'ok' | 'failed';
-      attempts: number;
-      latencyMs: number;
-      output?: unknown;
-      error?: string;
-    },
-  ) {
-    const now = Date.now();
-    const output = outcome.output === undefined ? null : JSON.stringify(outcome.output);
-    const lock = this.database.dialect === 'postgres' ? sql` for share` : sql``;
-    const written = await sql`
-      insert into wf_steps
-        (run_id, step_id, position, type, status, attempts, output, error, latency_ms, started_at, finished_at)
-      select ${runId}, ${step.id}, cast(${step.position} as integer), ${step.type}, ${outcome.status},
-        cast(${outcome.attempts} as integer), ${output}, ${outcome.error ?? null}, cast(${outcome.latencyMs} as integer),
-        cast(${now - outcome.latencyMs} as bigint), cast(${now} as bigint)
-      where exists (
-        select 1 from wf_runs where run_id = ${runId} and owner = ${this.owner} and status = 'running'${lock}
-      )
-      on conflict (run_id, step_id) do update set
-        status = excluded.status, attempts = excluded.attempts, output = excluded.output, error = excluded.error,
-        latency_ms = excluded.latency_ms, finished_at = excluded.finished_at`.execute(this.db);
-    if (Number(written.numAffectedRows ?? 0) === 0) throw new LostLease();
+  async finishStep(runId: string, step: StepRef, outcome: StepOutcomeRecord, end?: RunEnd) {
+    const entry = { kind: 'step' as const, runId, step, outcome, now: Date.now(), ...(end ? { end } : {}) };
+    if (!(await this.journal.write(entry))) throw new LostLease();
   }
 
-  async finishRun(runId: string, status: 'done' | 'failed', result: unknown, error: unknown) {
-    const now = Date.now();
-    const updated = await this.db
-      .updateTable('wf_runs')
-      .set({
-        status,
-        result: result === undefined ? null : JSON.stringify(result),
-        error: error === undefined ? null : JSON.stringify(error),
-        owner: null,
-        updated_at: now,
-      })
-      .where('run_id', '=', runId)
-      .where('owner', '=', this.owner)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw new LostLease();
+  /** Ends the run, only while we still own it (LostLease otherwise). Resolves once committed. */
+  async finishRun(runId: string, end: RunEnd) {
+    if (!(await this.journal.write({ kind: 'end', runId, end, now: Date.now() }))) throw new LostLease();
   }
 
   async renewLease(runId: string) {
