@@ -10,8 +10,9 @@
  * answer, not an error.
  */
 import { verify as verifyP256 } from 'node:crypto';
-import { type Hex, recoverMessageAddress } from 'viem';
+import type { Hex } from 'viem';
 import { canonicalBytes, digestOf, sha256, taggedHash } from '../crypto/canonical.js';
+import { ethSignatureValid } from '../crypto/eth-signature.js';
 import { errors } from '../errors.js';
 import {
   type OutsideValidity,
@@ -167,7 +168,7 @@ export async function verifyManifest(
 
   // Both signatures against the same key entry: one good signature never vouches for the other.
   const p256Ok = checkP256(publishedKeys, signer.jwk, bytes, signatures.p256Sig);
-  const ethOk = await checkEth(signer.ethAddress, digest, signatures.ethSig);
+  const ethOk = await ethSignatureValid(signer.ethAddress, digest, signatures.ethSig);
   const checks = { manifestHash: hashMatches, p256Sig: p256Ok, ethSig: ethOk };
   if (hashMatches === false || (!p256Ok && !ethOk))
     return result({ integrity: 'tampered', signatureValid: false, reason: 'tampered' }, checks);
@@ -214,17 +215,6 @@ function checkP256(keys: PublishedKeys, jwk: P256PublicJwk, bytes: Uint8Array, s
   if (raw.length !== 64 || raw.toString('base64url') !== sig) return false;
   try {
     return verifyP256('sha256', bytes, { key: keys.publicKeyObject(jwk), dsaEncoding: 'ieee-p1363' }, raw);
-  } catch {
-    return false;
-  }
-}
-
-async function checkEth(expected: string, digest: Uint8Array, sig: unknown): Promise<boolean> {
-  // Lowercase only: hex letters of another case would decode to the same bytes.
-  if (typeof sig !== 'string' || !/^0x[0-9a-f]{130}$/.test(sig)) return false;
-  try {
-    const recovered = await recoverMessageAddress({ message: { raw: digest }, signature: sig as Hex });
-    return recovered.toLowerCase() === expected.toLowerCase();
   } catch {
     return false;
   }
