@@ -35,9 +35,14 @@ export const libsecp256k1 = loadLibsecp256k1();
 /** Lowercase only: hex letters of another case would decode to the same bytes. */
 const ETH_SIG = /^0x[0-9a-f]{130}$/;
 
+/** Whether an EIP-191 signature can be checked at all: 0x and 65 bytes of lowercase hex. */
+export function ethSignatureWellFormed(sig: unknown): sig is string {
+  return typeof sig === 'string' && ETH_SIG.test(sig);
+}
+
 /** Whether `sig` is the EIP-191 signature of `digest` by the key of the Ethereum address `expected`. */
 export function ethSignatureValid(expected: string, digest: Uint8Array, sig: unknown): Promise<boolean> {
-  if (typeof sig !== 'string' || !ETH_SIG.test(sig)) return Promise.resolve(false);
+  if (!ethSignatureWellFormed(sig)) return Promise.resolve(false);
   if (!libsecp256k1) return recoveredByViem(expected, digest, sig as Hex);
   return Promise.resolve(recoveredByLibsecp256k1(libsecp256k1, expected, digest, sig));
 }

@@ -6,8 +6,7 @@
  * dated inside that key's validity window (from its creation until its retirement).
  * The demo issuer publishes keys only in demo mode.
  */
-import type { KeyObject } from 'node:crypto';
-import type { IssuerKey, Keyring, P256PublicJwk } from '../keys/keyring.js';
+import type { IssuerKey, Keyring } from '../keys/keyring.js';
 import { DEMO_ISSUER_ID } from './directory.js';
 
 /** Why a key named by a proof is not one its issuer published. */
@@ -44,11 +43,6 @@ export class PublishedKeys {
     const key = keyId === null ? undefined : await this.keyring.key(orgId, keyId);
     if (key) return { key };
     return { unpublished: (await this.keyring.hasKeys(orgId)) ? 'unknown_issuer_key' : 'unknown_issuer' };
-  }
-
-  /** A node:crypto public key for a JWK (kept by the keyring, so a key set's keys are parsed once). */
-  publicKeyObject(jwk: P256PublicJwk): KeyObject {
-    return this.keyring.publicKeyObject(jwk);
   }
 }
 

@@ -7,13 +7,7 @@
  * Decrypted keys are kept in memory by key id (and copied, in memory, to the signing
  * threads: seal/signing-pool.ts); a key id never changes content.
  */
-import {
-  createPrivateKey,
-  createPublicKey,
-  createSecretKey,
-  generateKeyPairSync,
-  type KeyObject,
-} from 'node:crypto';
+import { createPrivateKey, createSecretKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { type KeyEncryptionKey, newId } from '@xv/platform';
 import type { Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
@@ -57,7 +51,6 @@ export const ROTATION_GRACE_MS = ACTIVE_KEY_TTL_MS + 25_000;
 export class Keyring {
   private readonly unlocked = new Map<string, SigningKey>();
   private readonly active = new Map<string, { keyId: string; expires: number }>();
-  private readonly publicKeys = new Map<string, KeyObject>();
 
   constructor(
     private readonly db: TrustDb,
@@ -107,18 +100,6 @@ export class Keyring {
       .orderBy('created_at')
       .execute();
     return rows.map(toIssuerKey);
-  }
-
-  /** A node:crypto public key for a JWK, kept by its coordinates. */
-  publicKeyObject(jwk: P256PublicJwk): KeyObject {
-    const cacheKey = `${jwk.x}.${jwk.y}`;
-    let key = this.publicKeys.get(cacheKey);
-    if (!key) {
-      key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y }, format: 'jwk' });
-      if (this.publicKeys.size > 10_000) this.publicKeys.clear();
-      this.publicKeys.set(cacheKey, key);
-    }
-    return key;
   }
 
   /** Retires the active key of `orgId` and creates its successor (an operator action). */
