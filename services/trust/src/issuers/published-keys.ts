@@ -33,14 +33,18 @@ export class PublishedKeys {
     return this.demo ? keys : keys.filter((k) => k.orgId !== DEMO_ISSUER_ID);
   }
 
-  /** The key `keyId` as `orgId` published it, or why it is not one of its keys. */
+  /**
+   * The key `keyId` as `orgId` published it, or why it is not one of its keys; `at` is the
+   * date (Unix ms) of the statement it will judge (see Keyring.key).
+   */
   async find(
     orgId: string | null,
     keyId: string | null,
+    at?: number,
   ): Promise<{ key: IssuerKey } | { unpublished: UnpublishedKey }> {
     if (orgId === null) return { unpublished: 'unknown_issuer' };
     if (orgId === DEMO_ISSUER_ID && !this.demo) return { unpublished: 'demo_issuer' };
-    const key = keyId === null ? undefined : await this.keyring.key(orgId, keyId);
+    const key = keyId === null ? undefined : await this.keyring.key(orgId, keyId, at);
     if (key) return { key };
     return { unpublished: (await this.keyring.hasKeys(orgId)) ? 'unknown_issuer_key' : 'unknown_issuer' };
   }

@@ -142,7 +142,8 @@ export async function verifyManifest(
   const hashMatches =
     statedHash === undefined ? null : digestOf(statedHash) !== null && statedHash === manifestHash;
 
-  const found = await publishedKeys.find(orgId, keyId);
+  const issuedAt = Date.parse(String(claim.issuedAt));
+  const found = await publishedKeys.find(orgId, keyId, issuedAt);
   const published: IssuerKey | undefined = 'key' in found ? found.key : undefined;
   let notTheIssuers: UnpublishedKey | undefined = 'unpublished' in found ? found.unpublished : undefined;
   // The claim names its key's address too: one that is not the published entry's is not that key.
@@ -183,7 +184,7 @@ export async function verifyManifest(
       { integrity: 'intact', signatureValid: true, reason: notTheIssuers ?? 'unknown_issuer_key' },
       checks,
     );
-  const outside = outsideValidity(published, Date.parse(String(claim.issuedAt)));
+  const outside = outsideValidity(published, issuedAt);
   if (outside) return result({ integrity: 'intact', signatureValid: true, reason: outside }, checks);
   return result({ integrity: 'intact', signatureValid: true }, checks);
 }
