@@ -43,6 +43,10 @@ describe('EIP-191 signatures', () => {
     expect(await ethSignatureValid(signer.address.toLowerCase(), digest, sig)).toBe(true);
     expect(await ethSignatureValid(signer.address, digestOf(2), sig)).toBe(false);
     expect(await ethSignatureValid(other.address, digest, sig)).toBe(false);
+    // Once the signer's public key is known for its address, another key's signature still fails.
+    const forged = await other.signMessage({ message: { raw: digest } });
+    expect(await ethSignatureValid(signer.address, digest, forged)).toBe(false);
+    expect(await ethSignatureValid(other.address, digest, forged)).toBe(true);
     expect(await ethSignatureValid(signer.address, digest, sig.toUpperCase().replace('0X', '0x'))).toBe(
       false,
     );

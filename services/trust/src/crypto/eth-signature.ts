@@ -13,7 +13,7 @@
  */
 import { createRequire } from 'node:module';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { type Hex, hashMessage, recoverMessageAddress } from 'viem';
+import { type Hex, recoverMessageAddress } from 'viem';
 
 /** The part of the `secp256k1` package's API used here (it ships no types). */
 export interface Libsecp256k1 {
@@ -54,6 +54,16 @@ function recoveryBit(v: number): 0 | 1 | null {
   return null;
 }
 
+/** What EIP-191 puts before a 32-byte message it signs. */
+const PERSONAL_MESSAGE = Buffer.from('\x19Ethereum Signed Message:\n32');
+
+/**
+ * Public keys already seen to hash to an address (lowercase), so a key's later signatures
+ * compare 65 bytes instead of hashing again; a key that differs is hashed as before.
+ */
+const publicKeysOf = new Map<string, Buffer>();
+const MAX_KNOWN_KEYS = 10_000;
+
 export function recoveredByLibsecp256k1(
   lib: Libsecp256k1,
   expected: string,
@@ -63,19 +73,21 @@ export function recoveredByLibsecp256k1(
   const bytes = Buffer.from(sig.slice(2), 'hex');
   const bit = recoveryBit(bytes[64]!);
   if (bit === null) return false;
+  let publicKey: Buffer;
   try {
+    const hash = keccak_256(Buffer.concat([PERSONAL_MESSAGE, digest]));
     // Fails (throws) for r or s of 0 or at least the group order, and for an r that is no point's x.
-    const publicKey = lib.ecdsaRecover(
-      bytes.subarray(0, 64),
-      bit,
-      hashMessage({ raw: digest }, 'bytes'),
-      false,
-    );
-    const address = Buffer.from(keccak_256(publicKey.subarray(1)).subarray(12)).toString('hex');
-    return `0x${address}` === expected.toLowerCase();
+    publicKey = Buffer.from(lib.ecdsaRecover(bytes.subarray(0, 64), bit, hash, false));
   } catch {
     return false;
   }
+  const address = expected.toLowerCase();
+  if (publicKeysOf.get(address)?.equals(publicKey)) return true;
+  if (`0x${Buffer.from(keccak_256(publicKey.subarray(1)).subarray(12)).toString('hex')}` !== address)
+    return false;
+  if (publicKeysOf.size >= MAX_KNOWN_KEYS) publicKeysOf.clear();
+  publicKeysOf.set(address, publicKey);
+  return true;
 }
 
 export async function recoveredByViem(expected: string, digest: Uint8Array, sig: Hex): Promise<boolean> {
