@@ -6,11 +6,15 @@
  * service's own `/healthz` in the same run. Every proof answer must be a 2xx saying
  * `valid: true`; anything else counts as an error. CPU per request is this process's
  * CPU (event loop and every thread) over the load window divided by the answers; the
- * load generator is a child process and is not counted.
+ * load generator is a child process and is not counted. The signature checks run on
+ * the service's signing threads (XV_TRUST_SIGNING_THREADS, to compare pool sizes).
+ * Three rounds of (/healthz, proofs) interleave the two loads; the median round's
+ * ratio is the figure, the lowest and highest beside it.
  */
 import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { trustService } from '@xv/trust';
-import { cpuSecondsOf, defineBenchmark, round } from './lib/harness.js';
+import { cpuSecondsOf, defineBenchmark, percentile, round } from './lib/harness.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { serveForBench } from './lib/services.js';
 import { type BodiesLoadResult, runBodiesLoad } from './lib/verify-load.js';
@@ -46,6 +50,24 @@ async function sealProofs(url: string, count: number) {
 /** CPU milliseconds per answered request. */
 const cpuMsPer = (cpuSeconds: number, load: LoadResult) => round((cpuSeconds * 1000) / load.requests);
 
+/**
+ * Rounds of (/healthz, proofs): on a shared machine a burst of other work weighs on
+ * both sides of one round's ratio; the median round gives the figures.
+ */
+const ROUNDS = 3;
+const HEALTHZ_SECONDS = 3;
+const PROOF_SECONDS = 5;
+
+interface Round {
+  healthz: LoadResult;
+  healthzCpu: number;
+  proof: BodiesLoadResult;
+  proofCpu: number;
+  /** Event loop utilisation during the proof load. */
+  proofBusy: number;
+  ratio: number;
+}
+
 export default defineBenchmark({
   name: 'trust-verify',
   description:
@@ -61,23 +83,40 @@ export default defineBenchmark({
   baselines: ['healthzRequestsPerSecond', 'healthzCpuMsPerRequest'],
   async run() {
     const loadBefore = loadavg()[0]!;
+    const threads = process.env.XV_TRUST_SIGNING_THREADS;
     const service = await serveForBench(trustService, {
       XV_TRUST_DEMO: '1',
       // The proofs are sealed by one client: lift its per-minute budget.
       XV_TRUST_SEAL_PER_MINUTE: '1000000000',
+      ...(threads ? { XV_TRUST_SIGNING_THREADS: threads } : {}),
     });
     try {
       const { bodies, receiptIds } = await sealProofs(service.url, PROOFS);
       const proofLoad = { url: `${service.url}/api/verify`, bodies, connections: 16 };
       await runBodiesLoad({ ...proofLoad, connections: 8, durationSeconds: 2 }); // warm-up
-      let healthz!: LoadResult;
-      const healthzCpu = await cpuSecondsOf(async () => {
-        healthz = await runLoad({ url: `${service.url}/healthz`, connections: 16, durationSeconds: 5 });
-      });
-      let proof!: BodiesLoadResult;
-      const proofCpu = await cpuSecondsOf(async () => {
-        proof = await runBodiesLoad({ ...proofLoad, durationSeconds: 8 });
-      });
+      const rounds: Round[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        let healthz!: LoadResult;
+        const healthzCpu = await cpuSecondsOf(async () => {
+          healthz = await runLoad({
+            url: `${service.url}/healthz`,
+            connections: 16,
+            durationSeconds: HEALTHZ_SECONDS,
+          });
+        });
+        let proof!: BodiesLoadResult;
+        const idle = performance.eventLoopUtilization();
+        const proofCpu = await cpuSecondsOf(async () => {
+          proof = await runBodiesLoad({ ...proofLoad, durationSeconds: PROOF_SECONDS });
+        });
+        const proofBusy = performance.eventLoopUtilization(idle).utilization;
+        const ratio = proof.requestsPerSecond / healthz.requestsPerSecond;
+        rounds.push({ healthz, healthzCpu, proof, proofCpu, proofBusy, ratio });
+      }
+      const ratios = rounds.map((r) => r.ratio);
+      const { healthz, healthzCpu, proof, proofCpu, proofBusy, ratio } = rounds.find(
+        (r) => r.ratio === percentile(ratios, 50),
+      )!;
       const byReceipt = await runLoad({
         url: `${service.url}/api/verify?receiptId=${receiptIds[0]}`,
         connections: 16,
@@ -85,16 +124,24 @@ export default defineBenchmark({
       });
       return {
         loadAverageBefore: round(loadBefore, 2),
+        signingThreads: service.context.config.signingThreads,
         distinctProofs: bodies.length,
         healthzRequestsPerSecond: round(healthz.requestsPerSecond),
         healthzCpuMsPerRequest: cpuMsPer(healthzCpu, healthz),
         proofVerificationsPerSecond: round(proof.requestsPerSecond),
         proofCpuMsPerVerification: cpuMsPer(proofCpu, proof),
         proofP99Ms: proof.p99Ms,
-        proofToHealthzRatio: round(proof.requestsPerSecond / healthz.requestsPerSecond),
+        proofToHealthzRatio: round(ratio),
+        ratioLowest: round(Math.min(...ratios)),
+        ratioHighest: round(Math.max(...ratios)),
+        // Near 1, the event loop limits verifications/s; well below, the signing threads (or the machine) do.
+        proofEventLoopBusy: round(proofBusy, 2),
         receiptVerificationsPerSecond: round(byReceipt.requestsPerSecond),
         receiptP99Ms: byReceipt.p99Ms,
-        errors: proof.errors + proof.non2xx + proof.notValid + byReceipt.errors + byReceipt.non2xx,
+        errors:
+          rounds.reduce((sum, r) => sum + r.proof.errors + r.proof.non2xx + r.proof.notValid, 0) +
+          byReceipt.errors +
+          byReceipt.non2xx,
       };
     } finally {
       await service.close();
