@@ -13,7 +13,7 @@
  */
 import { createRequire } from 'node:module';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { type Hex, recoverMessageAddress } from 'viem';
+import type { Hex } from 'viem';
 
 /** The part of the `secp256k1` package's API used here (it ships no types). */
 export interface Libsecp256k1 {
@@ -91,6 +91,8 @@ export function recoveredByLibsecp256k1(
 }
 
 export async function recoveredByViem(expected: string, digest: Uint8Array, sig: Hex): Promise<boolean> {
+  // Loaded only when needed: viem's index adds about half a second to a signing thread's start.
+  const { recoverMessageAddress } = await import('viem');
   try {
     const recovered = await recoverMessageAddress({ message: { raw: digest }, signature: sig });
     return recovered.toLowerCase() === expected.toLowerCase();
