@@ -33,7 +33,7 @@ export interface TrustOptions {
   inputLimitBytes: number;
   /** Immediate transactions (anchors, on-chain attestations) per organization and UTC day. */
   anchorDailyBudget: number;
-  /** Worker threads that make the seal signatures. */
+  /** Worker threads that make the seal signatures and check those of proofs. */
   signingThreads: number;
 }
 
@@ -58,6 +58,7 @@ export function createTrust(o: TrustOptions) {
     keyring,
     publishedKeys,
     signer: signing.sign,
+    checker: signing.check,
     directory,
     anchors,
     trustUrl: o.trustUrl,

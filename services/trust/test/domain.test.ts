@@ -7,11 +7,12 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Database, migrate } from '@xv/platform';
 import { describeEachDatabase, tempDir } from '@xv/platform/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TrustDb } from '../src/db.js';
 import { KEK_FILE, loadTrustKek } from '../src/keys/kek.js';
-import { Keyring, ROTATION_GRACE_MS } from '../src/keys/keyring.js';
+import { Keyring, PUBLISHED_KEY_TTL_MS, ROTATION_GRACE_MS } from '../src/keys/keyring.js';
 import { migrations } from '../src/migrations/index.js';
+import { signManifest } from '../src/seal/manifest.js';
 import { createTrust, type Trust } from '../src/trust.js';
 
 const ISSUER = {
@@ -134,6 +135,76 @@ describeEachDatabase('the trust domain', (target) => {
     expect(key.status).toBe('retired');
     expect(key.retiredAt! - Date.now()).toBeGreaterThan(0);
     expect(key.retiredAt! - Date.now()).toBeLessThanOrEqual(ROTATION_GRACE_MS);
+  });
+
+  describe('key entries reused by verifications', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** A receipt of `orgId`, verified once (so its key entry is kept), and its signing key. */
+    const sealedAndVerified = async (orgId: string) => {
+      const issuer = { ...ISSUER, orgId };
+      const receipt = await trust.receipts.seal({
+        issuer,
+        authLevel: 'AAL1',
+        modelId: 'm',
+        output: 'o',
+        tier: 1,
+      });
+      expect(await trust.receipts.verifyProof(JSON.stringify(receipt.manifest))).toMatchObject({
+        valid: true,
+      });
+      return { issuer, receipt, key: await trust.keyring.signingKey(issuer) };
+    };
+    /** The same claim re-dated and signed again with `key`: what only a holder of the key can make. */
+    const redated = async (
+      receipt: { manifest: { claim: object } },
+      key: Awaited<ReturnType<Trust['keyring']['signingKey']>>,
+      at: number,
+    ) => {
+      const claim = { ...(receipt.manifest.claim as Parameters<typeof signManifest>[0]) };
+      return JSON.stringify(await signManifest({ ...claim, issuedAt: new Date(at).toISOString() }, key));
+    };
+
+    for (const where of ['this process', 'another process'] as const)
+      it(`refuse at once what a key signed after its retirement, when ${where} rotates`, async () => {
+        const { issuer, receipt, key } = await sealedAndVerified(
+          where === 'this process' ? 'org_000000000000000000cachehere' : 'org_00000000000000000cachethere',
+        );
+        const rotating =
+          where === 'this process'
+            ? trust.keyring
+            : new Keyring(database.kysely as TrustDb, loadTrustKek(kek, dataDir));
+        await rotating.rotate(issuer);
+        const retiredAt = (await trust.keyring.all()).find((k) => k.keyId === key.keyId)!.retiredAt!;
+        expect(await trust.receipts.verifyProof(await redated(receipt, key, retiredAt + 1000))).toMatchObject(
+          {
+            valid: false,
+            reason: 'key_retired',
+          },
+        );
+        // Dated inside the grace, it holds, as it would with a fresh read.
+        expect(await trust.receipts.verifyProof(await redated(receipt, key, retiredAt - 1000))).toMatchObject(
+          {
+            valid: true,
+          },
+        );
+      });
+
+    it('see a key revoked by hand in the database within PUBLISHED_KEY_TTL_MS', async () => {
+      const { receipt, key } = await sealedAndVerified('org_0000000000000000cacherevoke');
+      await (database.kysely as TrustDb)
+        .updateTable('issuer_keys')
+        .set({ status: 'retired', retired_at: null })
+        .where('key_id', '=', key.keyId)
+        .execute();
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + PUBLISHED_KEY_TTL_MS });
+      expect(await trust.receipts.verifyProof(JSON.stringify(receipt.manifest))).toMatchObject({
+        valid: false,
+        reason: 'key_retired',
+      });
+    });
   });
 
   it('creates one key when two first seals of an organization race', async () => {

@@ -87,6 +87,42 @@ describe('the signing pool', () => {
     }
   });
 
+  it('checks proofs on its threads, mixed with signing: good signatures hold, changed ones and other keys fail', async () => {
+    const signing = pool({ threads: 2 });
+    const issuers = [issuerKey(), issuerKey()];
+    const claims = Array.from({ length: 20 }, (_, n) => ({ claim: claimBytes(n), key: issuers[n % 2]! }));
+    const signed = await Promise.all(
+      claims.map(({ claim, key }) => signClaimBytes(claim.bytes, claim.digest, key)),
+    );
+    const checkOf = (
+      n: number,
+      key: SigningKey,
+      sigs: { p256Sig: string | null; ethSig: string | null },
+    ) => ({
+      ...claims[n]!.claim,
+      p256: key.jwk,
+      ethAddress: key.ethAddress,
+      ...sigs,
+    });
+    const flip = (text: string) => `${text.slice(0, 10)}${text[10] === 'a' ? 'b' : 'a'}${text.slice(11)}`;
+    const [good, changed, otherKey, alongside] = await Promise.all([
+      Promise.all(signed.map((sigs, n) => signing.check(checkOf(n, claims[n]!.key, sigs)))),
+      Promise.all(
+        signed.map((sigs, n) =>
+          signing.check(
+            checkOf(n, claims[n]!.key, { p256Sig: flip(sigs.p256Sig), ethSig: flip(sigs.ethSig) }),
+          ),
+        ),
+      ),
+      Promise.all(signed.map((sigs, n) => signing.check(checkOf(n, issuers[(n + 1) % 2]!, sigs)))),
+      signing.sign(claims[0]!.claim.bytes, claims[0]!.claim.digest, issuers[0]!),
+    ]);
+    expect(good.every((c) => c.p256Sig && c.ethSig)).toBe(true);
+    expect(changed.some((c) => c.p256Sig || c.ethSig)).toBe(false);
+    expect(otherKey.some((c) => c.p256Sig || c.ethSig)).toBe(false);
+    await expectValid(alongside, claims[0]!.claim, issuers[0]!);
+  });
+
   it('answers a claim that cannot be signed with a SigningError that names no key, and signs on', async () => {
     const signing = pool({ threads: 1 });
     const good = issuerKey();

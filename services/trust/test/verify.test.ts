@@ -179,6 +179,27 @@ describeEachDatabase('verification', (target) => {
     });
   });
 
+  it('POST /api/verify gives each of many distinct proofs sent at once its own verdict', async () => {
+    // Checked together on the signing threads: no verdict may land on another proof.
+    const sealed: ReceiptView[] = await Promise.all(Array.from({ length: 12 }, () => sealFor(acme.cookie)));
+    const proofs = sealed.map((r) => structuredClone(r.manifest));
+    const { manifestHash: _stated, ...changedClaim } = proofs[3]!;
+    changedClaim.claim.modelId = 'model-b';
+    proofs[3] = changedClaim as (typeof proofs)[number];
+    proofs[5]!.signatures.ethSig = sealed[6]!.manifest.signatures.ethSig;
+    proofs[8]!.signatures.p256Sig = sealed[9]!.manifest.signatures.p256Sig;
+    const verdicts = await Promise.all(
+      proofs.map(async (manifest) => (await verifyProof({ proof: JSON.stringify(manifest) })).json()),
+    );
+    const expected = (n: number) => {
+      if (n === 3) return { valid: false, reason: 'tampered', checks: { p256Sig: false, ethSig: false } };
+      if (n === 5) return { valid: false, reason: 'bad_signature', checks: { p256Sig: true, ethSig: false } };
+      if (n === 8) return { valid: false, reason: 'bad_signature', checks: { p256Sig: false, ethSig: true } };
+      return { valid: true, manifestHash: sealed[n]!.manifestHash, checks: { p256Sig: true, ethSig: true } };
+    };
+    for (const [n, verdict] of verdicts.entries()) expect(verdict).toMatchObject(expected(n));
+  });
+
   it('POST /api/verify reports an issuer without published keys as unknown_issuer', async () => {
     const manifest = structuredClone(receipt.manifest);
     manifest.claim.issuer.orgId = 'org_0000000000000000000000none';

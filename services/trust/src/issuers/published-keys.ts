@@ -6,8 +6,7 @@
  * dated inside that key's validity window (from its creation until its retirement).
  * The demo issuer publishes keys only in demo mode.
  */
-import type { KeyObject } from 'node:crypto';
-import type { IssuerKey, Keyring, P256PublicJwk } from '../keys/keyring.js';
+import type { IssuerKey, Keyring } from '../keys/keyring.js';
 import { DEMO_ISSUER_ID } from './directory.js';
 
 /** Why a key named by a proof is not one its issuer published. */
@@ -34,21 +33,20 @@ export class PublishedKeys {
     return this.demo ? keys : keys.filter((k) => k.orgId !== DEMO_ISSUER_ID);
   }
 
-  /** The key `keyId` as `orgId` published it, or why it is not one of its keys. */
+  /**
+   * The key `keyId` as `orgId` published it, or why it is not one of its keys; `at` is the
+   * date (Unix ms) of the statement it will judge (see Keyring.key).
+   */
   async find(
     orgId: string | null,
     keyId: string | null,
+    at?: number,
   ): Promise<{ key: IssuerKey } | { unpublished: UnpublishedKey }> {
     if (orgId === null) return { unpublished: 'unknown_issuer' };
     if (orgId === DEMO_ISSUER_ID && !this.demo) return { unpublished: 'demo_issuer' };
-    const key = keyId === null ? undefined : await this.keyring.key(orgId, keyId);
+    const key = keyId === null ? undefined : await this.keyring.key(orgId, keyId, at);
     if (key) return { key };
     return { unpublished: (await this.keyring.hasKeys(orgId)) ? 'unknown_issuer_key' : 'unknown_issuer' };
-  }
-
-  /** A node:crypto public key for a JWK (kept by the keyring, so a key set's keys are parsed once). */
-  publicKeyObject(jwk: P256PublicJwk): KeyObject {
-    return this.keyring.publicKeyObject(jwk);
   }
 }
 

@@ -7,13 +7,7 @@
  * Decrypted keys are kept in memory by key id (and copied, in memory, to the signing
  * threads: seal/signing-pool.ts); a key id never changes content.
  */
-import {
-  createPrivateKey,
-  createPublicKey,
-  createSecretKey,
-  generateKeyPairSync,
-  type KeyObject,
-} from 'node:crypto';
+import { createPrivateKey, createSecretKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { type KeyEncryptionKey, newId } from '@xv/platform';
 import type { Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
@@ -54,10 +48,15 @@ const ACTIVE_KEY_TTL_MS = 5000;
  */
 export const ROTATION_GRACE_MS = ACTIVE_KEY_TTL_MS + 25_000;
 
+/** How long verifications reuse a key entry read from the database (see `key`). */
+export const PUBLISHED_KEY_TTL_MS = 5000;
+const MAX_PUBLISHED_KEYS = 10_000;
+
 export class Keyring {
   private readonly unlocked = new Map<string, SigningKey>();
   private readonly active = new Map<string, { keyId: string; expires: number }>();
-  private readonly publicKeys = new Map<string, KeyObject>();
+  /** Key entries by `orgId keyId`, with the time their read began. */
+  private readonly published = new Map<string, { key: IssuerKey; readAt: number }>();
 
   constructor(
     private readonly db: TrustDb,
@@ -76,15 +75,36 @@ export class Keyring {
     return this.unlock(row);
   }
 
-  /** A key of an organization by id, active or retired. */
-  async key(orgId: string, keyId: string): Promise<IssuerKey | undefined> {
+  /**
+   * A key of an organization by id, active or retired, to judge a statement dated `at`
+   * (Unix ms). An entry read in the last PUBLISHED_KEY_TTL_MS is reused, and gives the
+   * verdict a fresh read would: a rotation here drops the organization's entries, and one
+   * made elsewhere dates the retirement ROTATION_GRACE_MS ahead, so an entry read before it
+   * judges alike every statement dated up to its read + ROTATION_GRACE_MS (later ones are
+   * read afresh). A retired entry never changes again. Only a hand edit of the table (a
+   * revocation) takes up to PUBLISHED_KEY_TTL_MS to be seen.
+   */
+  async key(orgId: string, keyId: string, at = Number.NaN): Promise<IssuerKey | undefined> {
+    const cacheKey = `${orgId} ${keyId}`;
+    const now = Date.now();
+    const known = this.published.get(cacheKey);
+    if (
+      known &&
+      now - known.readAt < PUBLISHED_KEY_TTL_MS &&
+      (known.key.status === 'retired' || at <= known.readAt + ROTATION_GRACE_MS)
+    )
+      return known.key;
     const row = await this.db
       .selectFrom('issuer_keys')
       .selectAll()
       .where('org_id', '=', orgId)
       .where('key_id', '=', keyId)
       .executeTakeFirst();
-    return row && toIssuerKey(row);
+    if (!row) return undefined;
+    const key = toIssuerKey(row);
+    if (this.published.size >= MAX_PUBLISHED_KEYS) this.published.clear();
+    this.published.set(cacheKey, { key, readAt: now });
+    return key;
   }
 
   /** Whether the organization has any key, active or retired. */
@@ -109,18 +129,6 @@ export class Keyring {
     return rows.map(toIssuerKey);
   }
 
-  /** A node:crypto public key for a JWK, kept by its coordinates. */
-  publicKeyObject(jwk: P256PublicJwk): KeyObject {
-    const cacheKey = `${jwk.x}.${jwk.y}`;
-    let key = this.publicKeys.get(cacheKey);
-    if (!key) {
-      key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y }, format: 'jwk' });
-      if (this.publicKeys.size > 10_000) this.publicKeys.clear();
-      this.publicKeys.set(cacheKey, key);
-    }
-    return key;
-  }
-
   /** Retires the active key of `orgId` and creates its successor (an operator action). */
   async rotate(issuer: {
     orgId: string;
@@ -136,6 +144,8 @@ export class Keyring {
         .where('status', '=', 'active')
         .execute();
     this.active.delete(orgId);
+    for (const [cacheKey, { key }] of this.published)
+      if (key.orgId === orgId) this.published.delete(cacheKey);
     const next = await this.create(orgId, current?.did ?? issuer.did);
     return { retired: current?.key_id ?? null, active: toIssuerKey(next) };
   }
@@ -199,15 +209,16 @@ export class Keyring {
   }
 }
 
+/** A key entry; frozen, since verifications share the ones they reuse. */
 function toIssuerKey(row: IssuerKeysTable): IssuerKey {
-  return {
+  return Object.freeze({
     keyId: row.key_id,
     orgId: row.org_id,
     did: row.did,
     status: row.status,
-    jwk: JSON.parse(row.p256_jwk) as P256PublicJwk,
+    jwk: Object.freeze(JSON.parse(row.p256_jwk) as P256PublicJwk),
     ethAddress: row.eth_address as Hex,
     createdAt: row.created_at,
     retiredAt: row.retired_at,
-  };
+  });
 }

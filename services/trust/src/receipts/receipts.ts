@@ -16,6 +16,7 @@ import type { PublishedKeys } from '../issuers/published-keys.js';
 import type { Keyring, P256PublicJwk } from '../keys/keyring.js';
 import { CLAIM_TYPE, type Claim, type ClaimSigner, type Manifest, signManifest } from '../seal/manifest.js';
 import { needsStepUp } from '../seal/policy.js';
+import type { SignatureChecker } from '../seal/signature-checks.js';
 import { invalidated, type ManifestVerification, parseProof, verifyManifest } from '../seal/verify.js';
 import {
   anchorRef,
@@ -43,6 +44,8 @@ export interface ReceiptsOptions {
   publishedKeys: PublishedKeys;
   /** Where the signatures are made (a SigningPool in the service). */
   signer: ClaimSigner;
+  /** Where the signatures of proofs are checked (the same SigningPool); default: this thread. */
+  checker?: SignatureChecker;
   directory: IssuerDirectory;
   anchors: ReceiptAnchors;
   trustUrl: string;
@@ -128,7 +131,7 @@ export class Receipts {
   async verifyReceipt(receiptId: string): Promise<ReceiptVerification> {
     const row = await this.find(receiptId);
     const manifest = parseProof(row.manifest);
-    let checked = await verifyManifest(manifest, this.o.publishedKeys);
+    let checked = await verifyManifest(manifest, this.o.publishedKeys, { checker: this.o.checker });
     // The stored hash and issuer are what was handed out at sealing time: they must still match.
     const claimedOrg = (manifest.claim.issuer as { orgId?: unknown } | undefined)?.orgId;
     if (
@@ -157,7 +160,10 @@ export class Receipts {
   ): Promise<ManifestVerification & { anchor?: AnchorCheck }> {
     const parsed = parseProof(proof);
     const anchor = parsed.anchor === undefined ? undefined : parseProofAnchor(parsed.anchor);
-    const checked = await verifyManifest(parsed, this.o.publishedKeys, publicJwk ? { publicJwk } : {});
+    const checked = await verifyManifest(parsed, this.o.publishedKeys, {
+      checker: this.o.checker,
+      publicJwk,
+    });
     if (!anchor) return checked;
     return { ...checked, anchor: await this.o.anchors.checkProof(anchor, anchorRef(checked.manifestHash)) };
   }

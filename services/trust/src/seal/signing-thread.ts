@@ -1,11 +1,13 @@
 /**
  * @module seal/signing-thread
  * The body of a signing thread (started by signing-pool.ts): it keeps the issuer keys
- * it is handed, by key id, and signs claim bytes with them, a batch per message.
+ * it is handed, by key id, and signs claim bytes with them; it also checks the
+ * signatures of proofs against public keys. A batch of both per message.
  */
 import type { KeyObject } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { privateKeyToAccount } from 'viem/accounts';
+import { checkSignatures, type SignatureCheck, type SignatureChecks } from './signature-checks.js';
 import { type ClaimKeys, type Signatures, signClaimBytes } from './signatures.js';
 
 export interface SignRequest {
@@ -19,14 +21,29 @@ export interface SignRequest {
   forget?: boolean;
 }
 
-export type SignReply = { id: number; signatures: Signatures } | { id: number; error: string };
+/** Check the signatures of a proof (no private key involved). */
+export interface CheckRequest {
+  id: number;
+  check: SignatureCheck;
+}
+
+export type ThreadRequest = SignRequest | CheckRequest;
+
+export type ThreadReply =
+  | { id: number; signatures: Signatures }
+  | { id: number; checks: SignatureChecks }
+  | { id: number; error: string };
 
 const keys = new Map<string, ClaimKeys>();
 
-parentPort?.on('message', async (requests: SignRequest[]) => {
-  const replies: SignReply[] = [];
+parentPort?.on('message', async (requests: ThreadRequest[]) => {
+  const replies: ThreadReply[] = [];
   for (const request of requests) {
     try {
+      if ('check' in request) {
+        replies.push({ id: request.id, checks: await checkSignatures(request.check) });
+        continue;
+      }
       const signatures = await signClaimBytes(request.bytes, request.digest, keysOf(request));
       replies.push({ id: request.id, signatures });
     } catch (error) {

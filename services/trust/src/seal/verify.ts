@@ -9,8 +9,7 @@
  * The outcome is a result, not an exception: a proof that does not verify is an
  * answer, not an error.
  */
-import { verify as verifyP256 } from 'node:crypto';
-import { type Hex, recoverMessageAddress } from 'viem';
+import type { Hex } from 'viem';
 import { canonicalBytes, digestOf, sha256, taggedHash } from '../crypto/canonical.js';
 import { errors } from '../errors.js';
 import {
@@ -20,6 +19,7 @@ import {
   type UnpublishedKey,
 } from '../issuers/published-keys.js';
 import type { IssuerKey, P256PublicJwk } from '../keys/keyring.js';
+import { checkSignatures, type SignatureChecker, signatureCheck } from './signature-checks.js';
 
 export type FailureReason = 'tampered' | 'bad_signature' | UnpublishedKey | OutsideValidity;
 
@@ -104,7 +104,7 @@ export function asP256Jwk(value: unknown): P256PublicJwk {
 export async function verifyManifest(
   proof: ParsedProof,
   publishedKeys: PublishedKeys,
-  options: { publicJwk?: P256PublicJwk } = {},
+  options: { publicJwk?: P256PublicJwk; checker?: SignatureChecker } = {},
 ): Promise<ManifestVerification> {
   const { claim, signatures } = proof;
   const issuer = isObject(claim.issuer) ? claim.issuer : {};
@@ -142,7 +142,8 @@ export async function verifyManifest(
   const hashMatches =
     statedHash === undefined ? null : digestOf(statedHash) !== null && statedHash === manifestHash;
 
-  const found = await publishedKeys.find(orgId, keyId);
+  const issuedAt = Date.parse(String(claim.issuedAt));
+  const found = await publishedKeys.find(orgId, keyId, issuedAt);
   const published: IssuerKey | undefined = 'key' in found ? found.key : undefined;
   let notTheIssuers: UnpublishedKey | undefined = 'unpublished' in found ? found.unpublished : undefined;
   // The claim names its key's address too: one that is not the published entry's is not that key.
@@ -166,8 +167,13 @@ export async function verifyManifest(
   }
 
   // Both signatures against the same key entry: one good signature never vouches for the other.
-  const p256Ok = checkP256(publishedKeys, signer.jwk, bytes, signatures.p256Sig);
-  const ethOk = await checkEth(signer.ethAddress, digest, signatures.ethSig);
+  const check = signatureCheck({ bytes, digest }, signer, signatures);
+  const checked =
+    check.p256Sig === null && check.ethSig === null
+      ? { p256Sig: false, ethSig: false }
+      : await (options.checker ?? checkSignatures)(check);
+  const p256Ok = checked.p256Sig;
+  const ethOk = checked.ethSig;
   const checks = { manifestHash: hashMatches, p256Sig: p256Ok, ethSig: ethOk };
   if (hashMatches === false || (!p256Ok && !ethOk))
     return result({ integrity: 'tampered', signatureValid: false, reason: 'tampered' }, checks);
@@ -178,7 +184,7 @@ export async function verifyManifest(
       { integrity: 'intact', signatureValid: true, reason: notTheIssuers ?? 'unknown_issuer_key' },
       checks,
     );
-  const outside = outsideValidity(published, Date.parse(String(claim.issuedAt)));
+  const outside = outsideValidity(published, issuedAt);
   if (outside) return result({ integrity: 'intact', signatureValid: true, reason: outside }, checks);
   return result({ integrity: 'intact', signatureValid: true }, checks);
 }
@@ -203,31 +209,6 @@ export function invalidated(
 
 function sameKey(a: P256PublicJwk, b: P256PublicJwk): boolean {
   return a.x === b.x && a.y === b.y;
-}
-
-const P256_SIG = /^[A-Za-z0-9_-]{86}$/;
-
-function checkP256(keys: PublishedKeys, jwk: P256PublicJwk, bytes: Uint8Array, sig: unknown): boolean {
-  if (typeof sig !== 'string' || !P256_SIG.test(sig)) return false;
-  const raw = Buffer.from(sig, 'base64url');
-  // Only the canonical encoding counts: unused trailing bits must not hide a changed character.
-  if (raw.length !== 64 || raw.toString('base64url') !== sig) return false;
-  try {
-    return verifyP256('sha256', bytes, { key: keys.publicKeyObject(jwk), dsaEncoding: 'ieee-p1363' }, raw);
-  } catch {
-    return false;
-  }
-}
-
-async function checkEth(expected: string, digest: Uint8Array, sig: unknown): Promise<boolean> {
-  // Lowercase only: hex letters of another case would decode to the same bytes.
-  if (typeof sig !== 'string' || !/^0x[0-9a-f]{130}$/.test(sig)) return false;
-  try {
-    const recovered = await recoverMessageAddress({ message: { raw: digest }, signature: sig as Hex });
-    return recovered.toLowerCase() === expected.toLowerCase();
-  } catch {
-    return false;
-  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
