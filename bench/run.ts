@@ -9,7 +9,7 @@
  *   npm run bench -- --list                the benchmarks and what they measure
  *
  * Each benchmark prints its figures, each next to its goal, then one JSON line. A
- * benchmark that fails (or outlives `XV_BENCH_TIMEOUT_MINUTES`, default 15) is
+ * benchmark that fails (or outlives `XV_BENCH_TIMEOUT_MINUTES`, default 30) is
  * recorded as failed and the run goes on. The exit code is 0 only when every
  * benchmark ran and met every goal.
  */
@@ -30,7 +30,7 @@ const names = readdirSync(here)
   .sort();
 const load = async (name: string) =>
   (await import(pathToFileURL(join(here, `${name}.bench.ts`)).href)).default as Benchmark;
-const TIMEOUT_MS = Number(process.env.XV_BENCH_TIMEOUT_MINUTES ?? 15) * 60_000;
+const TIMEOUT_MS = Number(process.env.XV_BENCH_TIMEOUT_MINUTES ?? 30) * 60_000;
 
 /** What a child process hands back: the benchmark's own description of itself and its figures. */
 type ChildResult = Pick<BenchResult, 'name' | 'description' | 'goals' | 'baselines' | 'figures' | 'error'>;

@@ -85,7 +85,7 @@ describe('updateDocument', () => {
   });
 
   it('builds the summary from every recorded section, including ones not run this time', () => {
-    const first = updateDocument(document, [result('alpha', { ratio: 0.7 })]);
+    const first = updateDocument(document, [result('alpha', { ratio: 0.7, sizeGrowthRatio: 0.9 })]);
     const second = updateDocument(first, [
       result('beta', {}, { error: 'listen EADDRINUSE', context: { ...context, dirty: true } }),
     ]);
@@ -95,6 +95,7 @@ describe('updateDocument', () => {
     expect(summary).toContain('`beta` (`abc1234`+): listen EADDRINUSE');
     expect(second).toContain('**Failed:** listen EADDRINUSE');
     expect([...recordedResults(second).keys()].sort()).toEqual(['alpha', 'beta']);
+    expect(second).toContain('| `alpha` | sizeGrowthRatio | 0.9 | `abc1234` |');
   });
 
   it('keeps the recorded result readable even when a figure holds comment-ending text', () => {

@@ -37,6 +37,8 @@ export interface BenchResult {
 }
 
 export const SUMMARY = 'summary';
+export const GROWTH = 'growth';
+const GROWTH_FIGURE = /growth/i;
 
 const begin = (name: string) => `<!-- bench:begin ${name} -->`;
 const end = (name: string) => `<!-- bench:end ${name} -->`;
@@ -63,7 +65,7 @@ export function recordedResults(markdown: string): Map<string, BenchResult> {
   const pattern = /<!-- bench:begin ([\w-]+) -->([\s\S]*?)<!-- bench:end \1 -->/g;
   for (const [, name, body] of markdown.matchAll(pattern)) {
     const data = DATA.exec(body!)?.[1];
-    if (name === SUMMARY || !data) continue;
+    if (name === SUMMARY || name === GROWTH || !data) continue;
     try {
       results.set(name!, JSON.parse(data) as BenchResult);
     } catch {
@@ -153,10 +155,35 @@ export function renderSummary(results: BenchResult[]): string {
   return lines.join('\n');
 }
 
-/** The document with the sections of `results` rewritten and the summary rebuilt from every section. */
+/** How costs grow with the stored work: every figure named `…Growth…` (a cost at a size ÷ the same at a smaller one). */
+export function renderGrowth(results: BenchResult[]): string {
+  const rows: string[] = [];
+  for (const result of [...results].sort((a, b) => a.name.localeCompare(b.name))) {
+    const commit = `\`${result.context.commit}\`${result.context.dirty ? '+' : ''}`;
+    for (const [key, value] of Object.entries(result.figures))
+      if (GROWTH_FIGURE.test(key))
+        rows.push(`| \`${result.name}\` | ${key} | ${formatValue(value)} | ${commit} |`);
+  }
+  return [
+    'Every growth figure, from the sections below: a cost at the larger size ÷ the same cost at the smaller one',
+    '(for a rate below 1 means slower; for a latency above 1 means slower).',
+    '',
+    '| benchmark | figure | growth | commit |',
+    '|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+/** The document with the sections of `results` rewritten, and the summary and growth tables rebuilt from every section. */
 export function updateDocument(markdown: string, results: BenchResult[]): string {
   const sections = new Map(results.map((result) => [result.name, renderSection(result)]));
   const rewritten = rewriteSections(markdown, sections);
-  const summary = renderSummary([...recordedResults(rewritten).values()]);
-  return rewriteSections(rewritten, new Map([[SUMMARY, summary]]));
+  const recorded = [...recordedResults(rewritten).values()];
+  return rewriteSections(
+    rewritten,
+    new Map([
+      [SUMMARY, renderSummary(recorded)],
+      [GROWTH, renderGrowth(recorded)],
+    ]),
+  );
 }

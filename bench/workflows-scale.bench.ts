@@ -1,0 +1,164 @@
+/**
+ * Workflows as the stored work grows: runs/s of the 3-step connector workflow (16
+ * clients) and reading one run (`GET /api/wf?id=`, a different stored run each
+ * request, 16 clients) on an empty database, then again with 1,000,000 finished
+ * runs and their 3,000,000 step records stored. Growth = at 1M ÷ empty, in the same
+ * run. SQLite, and PostgreSQL when `XV_BENCH_DATABASE_URL` (default: the local test
+ * server) answers. The interface has no listing of runs, so none is measured.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { orchestrationService } from '@xv/orchestration';
+import { type Database, openDatabase } from '@xv/platform';
+import { sql } from 'kysely';
+import { defineBenchmark, type Figures, round } from './lib/harness.js';
+import { type LoadResult, runLoad } from './lib/load.js';
+import { serveForBench } from './lib/services.js';
+import { BENCH_WORKFLOW, startUpstream, workflowEnv } from './lib/workflows.js';
+
+const POSTGRES_URL = process.env.XV_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const STORED_RUNS = Number(process.env.XV_BENCH_STORED_RUNS ?? 1_000_000);
+const SECONDS = 8;
+const READ_SAMPLE = 10_000;
+
+/**
+ * Stores `count` finished runs, each a copy of the finished run `templateRunId` (its row and its step
+ * records, exactly as the service wrote them) under a fresh id of the service's shape (`run_` and 26
+ * characters), started one millisecond apart before it. One statement per table, generated inside the
+ * database: this is the only place that knows how a stored run looks, so a change to the storage of
+ * runs or steps changes this function alone.
+ */
+export async function seedFinishedRuns(database: Database, templateRunId: string, count: number) {
+  await database.kysely.transaction().execute(async (trx) => {
+    await sql`drop table if exists seed_ids`.execute(trx);
+    if (database.dialect === 'postgres')
+      await sql`create temporary table seed_ids as
+        select i, 'run_' || substr(md5(random()::text || i::text), 1, 26) as run_id
+        from generate_series(1, ${count}::integer) as i`.execute(trx);
+    else
+      await sql`create temporary table seed_ids as
+        with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
+        select i, 'run_' || lower(hex(randomblob(13))) as run_id from n`.execute(trx);
+    await sql`insert into wf_runs (run_id, workflow, idem_key, input, input_hash, status, result, error,
+        owner, lease_until, created_at, updated_at)
+      select seed.run_id, t.workflow, null, t.input, null, t.status, t.result, t.error,
+        null, t.lease_until, t.created_at - seed.i, t.updated_at - seed.i
+      from seed_ids seed cross join wf_runs t where t.run_id = ${templateRunId}`.execute(trx);
+    await sql`insert into wf_steps (run_id, step_id, position, type, status, attempts, output, error,
+        latency_ms, started_at, finished_at)
+      select seed.run_id, s.step_id, s.position, s.type, s.status, s.attempts, s.output, s.error,
+        s.latency_ms, s.started_at - seed.i, s.finished_at - seed.i
+      from seed_ids seed cross join wf_steps s where s.run_id = ${templateRunId}`.execute(trx);
+    await sql`drop table seed_ids`.execute(trx);
+  });
+  if (database.dialect === 'postgres') await sql`analyze wf_runs, wf_steps`.execute(database.kysely);
+  else await sql`analyze`.execute(database.kysely);
+}
+
+async function sampleOfRunIds(database: Database): Promise<string[]> {
+  const { rows } = await sql<{ run_id: string }>`
+    select run_id from wf_runs where status = 'done' order by random() limit ${READ_SAMPLE}`.execute(
+    database.kysely,
+  );
+  return rows.map((row) => row.run_id);
+}
+
+interface Phase {
+  runs: LoadResult;
+  reads: LoadResult;
+}
+
+async function measurePhase(url: string, database: Database): Promise<Phase> {
+  const submit = {
+    url: `${url}/api/wf`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ workflow: BENCH_WORKFLOW, input: { tag: 'bench' } }),
+  };
+  await runLoad({ ...submit, connections: 8, durationSeconds: 2 }); // warm-up
+  const runs = await runLoad({ ...submit, connections: 16, durationSeconds: SECONDS });
+  const paths = (await sampleOfRunIds(database)).map((id) => `/api/wf?id=${id}`);
+  await runLoad({ url: `${url}/api/wf`, paths, connections: 8, durationSeconds: 2 }); // warm-up
+  const reads = await runLoad({ url: `${url}/api/wf`, paths, connections: 16, durationSeconds: SECONDS });
+  return { runs, reads };
+}
+
+async function measureDatabase(database: Database, env: Record<string, string>, prefix: string) {
+  const service = await serveForBench(orchestrationService, env, database);
+  try {
+    const empty = await measurePhase(service.url, database);
+    const template = (await sampleOfRunIds(database))[0];
+    if (!template) throw new Error('no finished run to copy: every run of the empty phase failed');
+    const seedStarted = Date.now();
+    await seedFinishedRuns(database, template, STORED_RUNS);
+    const seedSeconds = (Date.now() - seedStarted) / 1000;
+    const full = await measurePhase(service.url, database);
+    const figures: Figures = { [`${prefix}SeedSeconds`]: round(seedSeconds) };
+    for (const [phase, result] of [
+      ['Empty', empty],
+      ['Stored', full],
+    ] as const) {
+      figures[`${prefix}${phase}RunsPerSecond`] = round(result.runs.requestsPerSecond);
+      figures[`${prefix}${phase}RunP99Ms`] = result.runs.p99Ms;
+      figures[`${prefix}${phase}ReadsPerSecond`] = round(result.reads.requestsPerSecond);
+      figures[`${prefix}${phase}ReadP50Ms`] = result.reads.p50Ms;
+      figures[`${prefix}${phase}ReadP99Ms`] = result.reads.p99Ms;
+    }
+    figures[`${prefix}GrowthRunsRatio`] = round(full.runs.requestsPerSecond / empty.runs.requestsPerSecond);
+    figures[`${prefix}GrowthReadsRatio`] = round(
+      full.reads.requestsPerSecond / empty.reads.requestsPerSecond,
+    );
+    figures[`${prefix}GrowthReadP99Ratio`] = round(full.reads.p99Ms / Math.max(1, empty.reads.p99Ms));
+    figures[`${prefix}Errors`] = [empty.runs, empty.reads, full.runs, full.reads].reduce(
+      (sum, r) => sum + r.errors + r.non2xx,
+      0,
+    );
+    return figures;
+  } finally {
+    await service.close();
+  }
+}
+
+export default defineBenchmark({
+  name: 'workflows-scale',
+  description: `3-step workflow runs/s and GET /api/wf?id= reads on an empty database and with ${STORED_RUNS.toLocaleString('en-US')} finished runs stored (SQLite, PostgreSQL)`,
+  baselines: [
+    'sqliteEmptyRunsPerSecond',
+    'sqliteEmptyReadsPerSecond',
+    'postgresEmptyRunsPerSecond',
+    'postgresEmptyReadsPerSecond',
+  ],
+  async run() {
+    const upstream = await startUpstream();
+    const dataDir = mkdtempSync(join(tmpdir(), 'xv-bench-workflows-scale-'));
+    const env = { ...workflowEnv(upstream.host), XV_DATA_DIR: dataDir };
+    const figures: Figures = { storedRuns: STORED_RUNS };
+    try {
+      const sqlite = await openDatabase({ service: 'orchestration', dataDir });
+      try {
+        Object.assign(figures, await measureDatabase(sqlite, env, 'sqlite'));
+      } finally {
+        await sqlite.close();
+      }
+      const schema = `bench_orchestration_${randomBytes(4).toString('hex')}`;
+      const postgres = await openDatabase({ service: 'orchestration', url: POSTGRES_URL, schema }).catch(
+        () => undefined,
+      );
+      if (!postgres) {
+        figures.postgres = 'skipped: no PostgreSQL at XV_BENCH_DATABASE_URL';
+        return figures;
+      }
+      try {
+        Object.assign(figures, await measureDatabase(postgres, env, 'postgres'));
+      } finally {
+        await postgres.pool?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await postgres.close();
+      }
+      return figures;
+    } finally {
+      await upstream.close();
+    }
+  },
+});
