@@ -7,7 +7,7 @@
  * each figure grows from 10k to 100k.
  */
 
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { identityService, type Tables } from '@xv/identity';
@@ -94,6 +94,7 @@ async function serveIdentity(env: Record<string, string> = {}) {
     async close() {
       await service.close();
       await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
