@@ -149,7 +149,7 @@ export function renderSummary(results: BenchResult[]): string {
     '',
     '| benchmark | goal | figure and bound | value | met | commit |',
     '|---|---|---|---|---|---|',
-    ...rows,
+    ...(rows.length > 0 ? rows : ['| – | no goals recorded yet | | | | |']),
   ];
   if (failed.length > 0) lines.push('', 'Failed in their last run:', '', ...failed.map((f) => `- ${f}`));
   return lines.join('\n');
@@ -170,7 +170,7 @@ export function renderGrowth(results: BenchResult[]): string {
     '',
     '| benchmark | figure | growth | commit |',
     '|---|---|---|---|',
-    ...rows,
+    ...(rows.length > 0 ? rows : ['| – | no growth figures recorded yet | | |']),
   ].join('\n');
 }
 
