@@ -21,7 +21,7 @@ const SECONDS = 8;
 const SIZES = [10_000, 100_000];
 const SEED_BATCH = 500;
 
-async function registerSomeone(url: string): Promise<string> {
+export async function registerSomeone(url: string): Promise<string> {
   const response = await fetch(`${url}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -47,7 +47,7 @@ async function registerSomeone(url: string): Promise<string> {
  * key), and returns their cookies. All belong to one account: the lookup `GET /api/session` makes
  * (by token hash, joined to the user, then the user's memberships) costs the same either way.
  */
-async function seedSessions(database: Database<Tables>, count: number): Promise<string[]> {
+export async function seedSessions(database: Database<Tables>, count: number): Promise<string[]> {
   const owner = await database.kysely
     .selectFrom('sessions')
     .select(['realm_id', 'user_id'])
@@ -84,7 +84,7 @@ async function seedSessions(database: Database<Tables>, count: number): Promise<
 }
 
 /** The identity service on its own SQLite file, with that database at hand for seeding. */
-async function serveIdentity(env: Record<string, string> = {}) {
+export async function serveIdentity(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'xv-bench-identity-'));
   const database = await openDatabase<Tables>({ service: 'identity', dataDir });
   const service = await serveForBench(identityService, { XV_DATA_DIR: dataDir, ...env }, database);
