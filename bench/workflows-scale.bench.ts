@@ -1,7 +1,7 @@
 /**
  * Workflows as the stored work grows: runs/s of the 3-step connector workflow (16
  * clients) and reading one run (`GET /api/wf?id=`, a different stored run each
- * request, 16 clients) on an empty database, then again with 1,000,000 finished
+ * request, 16 clients) on an empty database and on one with 1,000,000 finished
  * runs and their 3,000,000 step records stored. Growth = at 1M ÷ empty, in the same
  * run. SQLite, and PostgreSQL when `XV_BENCH_DATABASE_URL` (default: the local test
  * server) answers. The interface has no listing of runs, so none is measured.
@@ -13,14 +13,15 @@ import { join } from 'node:path';
 import { orchestrationService } from '@xv/orchestration';
 import { type Database, openDatabase } from '@xv/platform';
 import { sql } from 'kysely';
-import { defineBenchmark, type Figures, round } from './lib/harness.js';
+import { defineBenchmark, type Figures, percentile, round } from './lib/harness.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { serveForBench } from './lib/services.js';
 import { BENCH_WORKFLOW, startUpstream, workflowEnv } from './lib/workflows.js';
 
 const POSTGRES_URL = process.env.XV_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const STORED_RUNS = Number(process.env.XV_BENCH_STORED_RUNS ?? 1_000_000);
-const SECONDS = 8;
+const SECONDS = 4;
+const ROUNDS = 3;
 const READ_SAMPLE = 10_000;
 
 /**
@@ -80,47 +81,78 @@ async function measurePhase(url: string, database: Database): Promise<Phase> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ workflow: BENCH_WORKFLOW, input: { tag: 'bench' } }),
   };
-  await runLoad({ ...submit, connections: 8, durationSeconds: 2 }); // warm-up
+  await runLoad({ ...submit, connections: 8, durationSeconds: 1 }); // warm-up
   const runs = await runLoad({ ...submit, connections: 16, durationSeconds: SECONDS });
   const paths = (await sampleOfRunIds(database)).map((id) => `/api/wf?id=${id}`);
-  await runLoad({ url: `${url}/api/wf`, paths, connections: 8, durationSeconds: 2 }); // warm-up
+  await runLoad({ url: `${url}/api/wf`, paths, connections: 8, durationSeconds: 1 }); // warm-up
   const reads = await runLoad({ url: `${url}/api/wf`, paths, connections: 16, durationSeconds: SECONDS });
   return { runs, reads };
 }
 
-async function measureDatabase(database: Database, env: Record<string, string>, prefix: string) {
-  const service = await serveForBench(orchestrationService, env, database);
+/** The median of one figure over the rounds of a phase. */
+function median(phases: Phase[], pick: (phase: Phase) => number): number {
+  return percentile(phases.map(pick), 50);
+}
+
+/**
+ * Two instances side by side, one on an empty database and one with the stored runs, measured in
+ * alternating rounds (medians kept): the machine's load drifts over minutes, and measuring one size
+ * after the other would report that drift as growth.
+ */
+async function measureDatabase(
+  open: (size: string) => Promise<Database>,
+  env: Record<string, string>,
+  prefix: string,
+) {
+  const emptyDatabase = await open('empty');
+  const storedDatabase = await open('stored');
+  const empty = await serveForBench(orchestrationService, env, emptyDatabase);
+  const stored = await serveForBench(orchestrationService, env, storedDatabase);
   try {
-    const empty = await measurePhase(service.url, database);
-    const template = (await sampleOfRunIds(database))[0];
-    if (!template) throw new Error('no finished run to copy: every run of the empty phase failed');
+    const first = await fetch(`${stored.url}/api/wf`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workflow: BENCH_WORKFLOW, input: { tag: 'bench' } }),
+    });
+    const { runId } = (await first.json()) as { runId?: string };
+    if (!first.ok || !runId) throw new Error(`the run to copy failed with ${first.status}`);
     const seedStarted = Date.now();
-    await seedFinishedRuns(database, template, STORED_RUNS);
+    await seedFinishedRuns(storedDatabase, runId, STORED_RUNS);
     const seedSeconds = (Date.now() - seedStarted) / 1000;
-    const full = await measurePhase(service.url, database);
-    const figures: Figures = { [`${prefix}SeedSeconds`]: round(seedSeconds) };
-    for (const [phase, result] of [
-      ['Empty', empty],
-      ['Stored', full],
-    ] as const) {
-      figures[`${prefix}${phase}RunsPerSecond`] = round(result.runs.requestsPerSecond);
-      figures[`${prefix}${phase}RunP99Ms`] = result.runs.p99Ms;
-      figures[`${prefix}${phase}ReadsPerSecond`] = round(result.reads.requestsPerSecond);
-      figures[`${prefix}${phase}ReadP50Ms`] = result.reads.p50Ms;
-      figures[`${prefix}${phase}ReadP99Ms`] = result.reads.p99Ms;
+    const rounds = { Empty: [] as Phase[], Stored: [] as Phase[] };
+    for (let index = 0; index < ROUNDS; index++) {
+      const order = index % 2 === 0 ? (['Empty', 'Stored'] as const) : (['Stored', 'Empty'] as const);
+      for (const phase of order) {
+        const [service, database] = phase === 'Empty' ? [empty, emptyDatabase] : [stored, storedDatabase];
+        rounds[phase].push(await measurePhase(service.url, database));
+      }
     }
-    figures[`${prefix}GrowthRunsRatio`] = round(full.runs.requestsPerSecond / empty.runs.requestsPerSecond);
-    figures[`${prefix}GrowthReadsRatio`] = round(
-      full.reads.requestsPerSecond / empty.reads.requestsPerSecond,
-    );
-    figures[`${prefix}GrowthReadP99Ratio`] = round(full.reads.p99Ms / Math.max(1, empty.reads.p99Ms));
-    figures[`${prefix}Errors`] = [empty.runs, empty.reads, full.runs, full.reads].reduce(
-      (sum, r) => sum + r.errors + r.non2xx,
-      0,
-    );
+    const figures: Figures = { [`${prefix}SeedSeconds`]: round(seedSeconds) };
+    for (const phase of ['Empty', 'Stored'] as const) {
+      const phases = rounds[phase];
+      figures[`${prefix}${phase}RunsPerSecond`] = round(median(phases, (p) => p.runs.requestsPerSecond));
+      figures[`${prefix}${phase}RunP99Ms`] = median(phases, (p) => p.runs.p99Ms);
+      figures[`${prefix}${phase}ReadsPerSecond`] = round(median(phases, (p) => p.reads.requestsPerSecond));
+      figures[`${prefix}${phase}ReadP50Ms`] = median(phases, (p) => p.reads.p50Ms);
+      figures[`${prefix}${phase}ReadP99Ms`] = median(phases, (p) => p.reads.p99Ms);
+    }
+    const growth = (figure: string, floor = 0) =>
+      round(
+        Number(figures[`${prefix}Stored${figure}`]) /
+          Math.max(floor, Number(figures[`${prefix}Empty${figure}`])),
+      );
+    figures[`${prefix}GrowthRunsRatio`] = growth('RunsPerSecond');
+    figures[`${prefix}GrowthReadsRatio`] = growth('ReadsPerSecond');
+    figures[`${prefix}GrowthReadP99Ratio`] = growth('ReadP99Ms', 1);
+    figures[`${prefix}Errors`] = [...rounds.Empty, ...rounds.Stored]
+      .flatMap((p) => [p.runs, p.reads])
+      .reduce((sum, r) => sum + r.errors + r.non2xx, 0);
     return figures;
   } finally {
-    await service.close();
+    await empty.close();
+    await stored.close();
+    await emptyDatabase.close();
+    await storedDatabase.close();
   }
 }
 
@@ -138,31 +170,44 @@ export default defineBenchmark({
     const dataDir = mkdtempSync(join(tmpdir(), 'xv-bench-workflows-scale-'));
     const env = { ...workflowEnv(upstream.host), XV_DATA_DIR: dataDir };
     const figures: Figures = { storedRuns: STORED_RUNS };
+    const schemas: string[] = [];
     try {
-      const sqlite = await openDatabase({ service: 'orchestration', dataDir });
-      try {
-        Object.assign(figures, await measureDatabase(sqlite, env, 'sqlite'));
-      } finally {
-        await sqlite.close();
-      }
-      const schema = `bench_orchestration_${randomBytes(4).toString('hex')}`;
-      const postgres = await openDatabase({ service: 'orchestration', url: POSTGRES_URL, schema }).catch(
-        () => undefined,
+      Object.assign(
+        figures,
+        await measureDatabase(
+          (size) =>
+            openDatabase({ service: 'orchestration', file: join(dataDir, `orchestration-${size}.sqlite`) }),
+          env,
+          'sqlite',
+        ),
       );
-      if (!postgres) {
+      const postgres = async (size: string) => {
+        const schema = `bench_orchestration_${size}_${randomBytes(4).toString('hex')}`;
+        schemas.push(schema);
+        return openDatabase({ service: 'orchestration', url: POSTGRES_URL, schema });
+      };
+      const reachable = await postgres('probe')
+        .then((probe) => probe.close().then(() => true))
+        .catch(() => false);
+      if (!reachable) {
         figures.postgres = 'skipped: no PostgreSQL at XV_BENCH_DATABASE_URL';
         return figures;
       }
-      try {
-        Object.assign(figures, await measureDatabase(postgres, env, 'postgres'));
-      } finally {
-        await postgres.pool?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await postgres.close();
-      }
+      Object.assign(figures, await measureDatabase(postgres, env, 'postgres'));
       return figures;
     } finally {
+      await dropSchemas(schemas);
       await upstream.close();
       rmSync(dataDir, { recursive: true, force: true }); // the million runs take most of a gigabyte
     }
   },
 });
+
+async function dropSchemas(schemas: string[]) {
+  if (schemas.length === 0) return;
+  const admin = await openDatabase({ service: 'orchestration', url: POSTGRES_URL, schema: schemas[0] }).catch(
+    () => undefined,
+  );
+  for (const schema of schemas) await admin?.pool?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await admin?.close();
+}
