@@ -19,6 +19,7 @@ export default defineConfig({
             'packages/*/src/**/*.test.ts',
             'services/*/src/**/*.test.{ts,tsx}',
             'services/*/test/**/*.test.ts',
+            'bench/lib/**/*.test.ts',
           ],
         },
       },

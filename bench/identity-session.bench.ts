@@ -1,18 +1,27 @@
 /**
  * `GET /api/session`, the platform's hottest call, against the `/healthz` baseline
- * of the same identity service in the same run (64 connections each). Reported
- * twice: with the in-process session cache (default) and without it (every
- * request reads the database).
+ * of the same identity service in the same run (64 connections each), with the
+ * in-process session cache (default) and without it (every request reads the
+ * database). Then at scale: 10,000 and then 100,000 live sessions stored, each
+ * request presenting a different one of them in turn, cache on and off, and how
+ * each figure grows from 10k to 100k.
  */
-import { identityService } from '@xv/identity';
-import { defineBenchmark, round } from './lib/harness.js';
-import { runLoad } from './lib/load.js';
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { identityService, type Tables } from '@xv/identity';
+import { type Database, hashToken, newId, newSecretToken, openDatabase } from '@xv/platform';
+import { defineBenchmark, type Figures, round } from './lib/harness.js';
+import { type LoadResult, runLoad } from './lib/load.js';
 import { serveForBench } from './lib/services.js';
 
 const CONNECTIONS = 64;
 const SECONDS = 8;
+const SIZES = [10_000, 100_000];
+const SEED_BATCH = 500;
 
-async function registerSomeone(url: string): Promise<string> {
+export async function registerSomeone(url: string): Promise<string> {
   const response = await fetch(`${url}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -32,27 +41,110 @@ async function registerSomeone(url: string): Promise<string> {
   return cookie;
 }
 
-async function measure(url: string, headers: Record<string, string> = {}, connections = CONNECTIONS) {
-  await runLoad({ url, headers, connections: 16, durationSeconds: 2 }); // warm-up
-  return runLoad({ url, headers, connections, durationSeconds: SECONDS });
+/**
+ * Stores `count` more live password sessions of the person who registered, straight into the
+ * `sessions` table with the row `SessionStore.create` writes (the SHA-256 of a fresh `xss` token as
+ * key), and returns their cookies. All belong to one account: the lookup `GET /api/session` makes
+ * (by token hash, joined to the user, then the user's memberships) costs the same either way.
+ */
+export async function seedSessions(database: Database<Tables>, count: number): Promise<string[]> {
+  const owner = await database.kysely
+    .selectFrom('sessions')
+    .select(['realm_id', 'user_id'])
+    .executeTakeFirstOrThrow();
+  const now = Date.now();
+  const cookies: string[] = [];
+  await database.kysely.transaction().execute(async (trx) => {
+    for (let done = 0; done < count; done += SEED_BATCH) {
+      const rows = [];
+      for (let i = done; i < Math.min(count, done + SEED_BATCH); i++) {
+        const token = newSecretToken('xss');
+        cookies.push(`xv_session=${token}`);
+        rows.push({
+          token_hash: hashToken(token),
+          id: newId('ses'),
+          realm_id: owner.realm_id,
+          user_id: owner.user_id,
+          amr: '["pwd"]',
+          aal: 'AAL1',
+          auth_time: now,
+          aal2_at: null,
+          aal3_at: null,
+          created_at: now,
+          last_seen_at: now,
+          expires_at: now + 7 * 24 * 3600_000,
+          user_agent: 'bench',
+          address: '127.0.0.1',
+        });
+      }
+      await trx.insertInto('sessions').values(rows).execute();
+    }
+  });
+  return cookies;
 }
+
+/** The identity service on its own SQLite file, with that database at hand for seeding. */
+export async function serveIdentity(env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'xv-bench-identity-'));
+  const database = await openDatabase<Tables>({ service: 'identity', dataDir });
+  const service = await serveForBench(identityService, { XV_DATA_DIR: dataDir, ...env }, database);
+  return {
+    url: service.url,
+    database,
+    async close() {
+      await service.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function measure(url: string, options: { headers?: Record<string, string>; cookies?: string[] } = {}) {
+  const headerSets = options.cookies?.map((cookie) => ({ cookie }));
+  await runLoad({ url, headers: options.headers, headerSets, connections: 16, durationSeconds: 2 }); // warm-up
+  return runLoad({
+    url,
+    headers: options.headers,
+    headerSets,
+    connections: CONNECTIONS,
+    durationSeconds: SECONDS,
+  });
+}
+
+const failures = (...results: LoadResult[]) => results.reduce((sum, r) => sum + r.errors + r.non2xx, 0);
 
 export default defineBenchmark({
   name: 'identity-session',
   description:
-    'GET /api/session vs GET /healthz of the identity service, requests/s and p99 at 64 connections',
+    'GET /api/session vs GET /healthz of the identity service (64 connections), one session and then 10k and 100k live sessions, cache on and off',
+  baselines: ['healthzRequestsPerSecond', 'variedHealthzRequestsPerSecond'],
+  goals: [
+    { figure: 'sessionThroughputRatio', atLeast: 0.6, says: 'GET /api/session vs /healthz' },
+    { figure: 'sessionP99MsAt8Connections', atMost: 10, says: 'GET /api/session p99 at 8 connections' },
+  ],
   async run() {
-    const cached = await serveForBench(identityService);
-    const uncached = await serveForBench(identityService, { XV_IDENTITY_SESSION_CACHE_MS: '0' });
+    const cached = await serveIdentity();
+    const uncached = await serveIdentity({ XV_IDENTITY_SESSION_CACHE_MS: '0' });
     try {
       const healthz = await measure(`${cached.url}/healthz`);
       const cookie = await registerSomeone(cached.url);
-      const session = await measure(`${cached.url}/api/session`, { cookie });
+      const session = await measure(`${cached.url}/api/session`, { headers: { cookie } });
       // At 64 connections latency is mostly queueing (64 / throughput); at 8 it shows the call itself.
-      const light = await measure(`${cached.url}/api/session`, { cookie }, 8);
+      await runLoad({
+        url: `${cached.url}/api/session`,
+        headers: { cookie },
+        connections: 8,
+        durationSeconds: 2,
+      });
+      const light = await runLoad({
+        url: `${cached.url}/api/session`,
+        headers: { cookie },
+        connections: 8,
+        durationSeconds: SECONDS,
+      });
       const uncachedCookie = await registerSomeone(uncached.url);
-      const noCache = await measure(`${uncached.url}/api/session`, { cookie: uncachedCookie });
-      return {
+      const noCache = await measure(`${uncached.url}/api/session`, { headers: { cookie: uncachedCookie } });
+      const figures: Figures = {
         healthzRequestsPerSecond: round(healthz.requestsPerSecond),
         healthzP99Ms: healthz.p99Ms,
         sessionRequestsPerSecond: round(session.requestsPerSecond),
@@ -64,16 +156,47 @@ export default defineBenchmark({
         uncachedSessionRequestsPerSecond: round(noCache.requestsPerSecond),
         uncachedSessionP99Ms: noCache.p99Ms,
         uncachedSessionThroughputRatio: round(noCache.requestsPerSecond / healthz.requestsPerSecond),
-        errors:
-          healthz.errors +
-          healthz.non2xx +
-          session.errors +
-          session.non2xx +
-          light.errors +
-          light.non2xx +
-          noCache.errors +
-          noCache.non2xx,
       };
+      let errors = failures(healthz, session, light, noCache);
+
+      // Varying every request costs the load generator more than a fixed one: the baseline of the
+      // figures at scale is /healthz through the same varying generator.
+      const variedHealthz = await measure(`${cached.url}/healthz`, { cookies: [cookie] });
+      figures.variedHealthzRequestsPerSecond = round(variedHealthz.requestsPerSecond);
+      errors += failures(variedHealthz);
+      const cookies = { cached: [] as string[], uncached: [] as string[] };
+      const bySize: Record<number, { cached: LoadResult; uncached: LoadResult }> = {};
+      for (const size of SIZES) {
+        const more = size - cookies.cached.length;
+        cookies.cached.push(...(await seedSessions(cached.database, more)));
+        cookies.uncached.push(...(await seedSessions(uncached.database, more)));
+        const onCache = await measure(`${cached.url}/api/session`, { cookies: cookies.cached });
+        const offCache = await measure(`${uncached.url}/api/session`, { cookies: cookies.uncached });
+        bySize[size] = { cached: onCache, uncached: offCache };
+        errors += failures(onCache, offCache);
+        const label = `${size / 1000}k`;
+        for (const [mode, result] of [
+          ['', onCache],
+          ['Uncached', offCache],
+        ] as const) {
+          figures[`sessions${label}${mode}RequestsPerSecond`] = round(result.requestsPerSecond);
+          figures[`sessions${label}${mode}P50Ms`] = result.p50Ms;
+          figures[`sessions${label}${mode}P99Ms`] = result.p99Ms;
+          figures[`sessions${label}${mode}ThroughputRatio`] = round(
+            result.requestsPerSecond / variedHealthz.requestsPerSecond,
+          );
+        }
+      }
+      const [small, large] = SIZES.map((size) => bySize[size]!);
+      for (const mode of ['cached', 'uncached'] as const) {
+        const prefix = mode === 'cached' ? 'sessionsGrowth' : 'sessionsGrowthUncached';
+        figures[`${prefix}ThroughputRatio`] = round(
+          large![mode].requestsPerSecond / small![mode].requestsPerSecond,
+        );
+        figures[`${prefix}P99Ratio`] = round(large![mode].p99Ms / Math.max(1, small![mode].p99Ms));
+      }
+      figures.errors = errors;
+      return figures;
     } finally {
       await cached.close();
       await uncached.close();

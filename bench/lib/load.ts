@@ -4,8 +4,11 @@
  * load generator never competes with the server for its event loop.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
@@ -18,6 +21,10 @@ export interface LoadOptions {
   body?: string;
   /** Requests per connection before autocannon reconnects; unset keeps connections alive. */
   pipelining?: number;
+  /** Request i goes to `paths[i % paths.length]` (path and query), instead of the URL's own path. */
+  paths?: string[];
+  /** Request i also carries `headerSets[i % headerSets.length]` (e.g. one session cookie of many). */
+  headerSets?: Record<string, string>[];
 }
 
 export interface LoadResult {
@@ -32,6 +39,24 @@ export interface LoadResult {
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const rotating = options.paths !== undefined || options.headerSets !== undefined;
+  const report = JSON.parse(lastLine(await (rotating ? rotatingLoad(options) : cliLoad(options))));
+  return {
+    requestsPerSecond: report.requests.average,
+    p50Ms: report.latency.p50,
+    p90Ms: report.latency.p90,
+    p99Ms: report.latency.p99,
+    maxMs: report.latency.max,
+    requests: report.requests.total,
+    errors: report.errors,
+    non2xx: report.non2xx,
+  };
+}
+
+const lastLine = (output: string) => output.trim().split('\n').pop()!;
+
+/** autocannon's command line: one fixed request. */
+function cliLoad(options: LoadOptions): Promise<string> {
   const cli = join(dirname(require.resolve('autocannon/package.json')), 'autocannon.js');
   const args = [
     cli,
@@ -49,7 +74,35 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     args.push('--headers', `${name}=${value}`);
   if (options.body !== undefined) args.push('--body', options.body);
   args.push(options.url);
-  const output = await new Promise<string>((resolve, reject) => {
+  return runChild(args);
+}
+
+/**
+ * autocannon's programmatic API in a child process (its command line cannot vary requests): the
+ * options, with perhaps 100,000 cookies, travel in a file.
+ */
+async function rotatingLoad(options: LoadOptions): Promise<string> {
+  const folder = mkdtempSync(join(tmpdir(), 'xv-bench-load-'));
+  const file = join(folder, 'options.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      connections: 64,
+      durationSeconds: 10,
+      method: 'GET',
+      ...options,
+      pipelining: undefined,
+    }),
+  );
+  try {
+    return await runChild([fileURLToPath(new URL('./load-rotating.mjs', import.meta.url)), file]);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+function runChild(args: string[]): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -63,15 +116,4 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       code === 0 ? resolve(stdout) : reject(new Error(`autocannon failed: ${stderr}`)),
     );
   });
-  const report = JSON.parse(output.trim().split('\n').pop()!);
-  return {
-    requestsPerSecond: report.requests.average,
-    p50Ms: report.latency.p50,
-    p90Ms: report.latency.p90,
-    p99Ms: report.latency.p99,
-    maxMs: report.latency.max,
-    requests: report.requests.total,
-    errors: report.errors,
-    non2xx: report.non2xx,
-  };
 }
