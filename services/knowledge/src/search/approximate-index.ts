@@ -31,6 +31,13 @@ export interface ApproximateTuning {
   rerankMin: number;
   /** An organization nobody searched for this long leaves memory (its next search loads it again). */
   idleMs: number;
+  /**
+   * Chunk ids become visible in increasing order (SQLite: AUTOINCREMENT, one writer
+   * at a time), so chunks added since the last read are exactly those above the
+   * highest id read. PostgreSQL's sequence hands out ids before commit, so a lower id
+   * may commit later: there every update lists the organization's ids.
+   */
+  idsCommitInOrder: boolean;
 }
 
 /** Chosen by the sweep in docs/knowledge.md: recall@10 0.995 at 100k chunks, for 5.6 ms. */
@@ -39,6 +46,7 @@ export const approximateDefaults: ApproximateTuning = {
   rerankFactor: 5,
   rerankMin: 200,
   idleMs: 30 * 60_000,
+  idsCommitInOrder: true,
 };
 
 /** Rows read per statement when loading or re-ranking. */
@@ -174,8 +182,8 @@ export class ApproximateIndex {
    * snapshot, from the `chunks_org` index alone. Usually chunks were only added,
    * or nothing changed for this organization: SQLite's chunk ids (AUTOINCREMENT,
    * committed in order by one writer at a time) are then all above the last one
-   * read, and the organization's count shows that none left. Otherwise every id
-   * is listed. New vectors are read after the snapshot: chunks never change,
+   * read, and the organization's count shows that none left. Otherwise, and always
+   * where ids may commit out of order (`idsCommitInOrder`), every id is listed. New vectors are read after the snapshot: chunks never change,
    * they only come and go.
    */
   private async update(orgId: string, generation: string, loaded: Loaded): Promise<Loaded> {
@@ -196,7 +204,7 @@ export class ApproximateIndex {
           .where('id', '>', loaded.last)
           .execute(),
       );
-      if (held + newer.length === Number(n)) return { newer };
+      if (this.tuning.idsCommitInOrder && held + newer.length === Number(n)) return { newer };
       const all = ids(await trx.selectFrom('chunks').select('id').where('org_id', '=', orgId).execute());
       return { newer, present: new Set(all) };
     });
