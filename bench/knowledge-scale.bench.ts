@@ -326,6 +326,8 @@ export default defineBenchmark({
           const measured = await measure(target, size, questions, embedded, reference);
           for (const [key, value] of Object.entries(measured))
             figures[`${key}@${target.dialect}@${size.label}`] = value;
+          // Progress on stderr: a run to 1M takes minutes.
+          console.error(`${target.dialect}@${size.label}`, JSON.stringify(measured));
         }
       }
       for (const target of targets)

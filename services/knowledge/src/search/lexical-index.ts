@@ -10,8 +10,8 @@
  * Candidates come out in the database's own rank order (FTS5 BM25 with the title
  * and headings weighted, or `ts_rank_cd`), `limit` of them; the ranking then
  * scores every candidate with all the question's words against the
- * organization's own statistics. On SQLite two things keep the candidate query
- * small:
+ * organization's own statistics. Two things keep the candidate query small (the
+ * second on PostgreSQL too, where `ts_rank_cd` reads every matching row):
  * - the organization is matched inside FTS5 (`org : "…" AND …`) when it holds
  *   less than a quarter of the index; otherwise the words are matched alone and
  *   the rows come out in rank order, filtered by organization, until `limit`
@@ -139,21 +139,26 @@ export class LexicalIndex {
   ): Promise<number[]> {
     const unique = [...new Set(words)].slice(0, MAX_QUERY_TERMS);
     if (unique.length === 0) return [];
+    const total = await this.count(db, generation, '');
+    const own = await this.count(db, generation, orgId);
+    const large = own * 4 >= total;
+    const kept =
+      large && total >= this.tuning.pruneFrom
+        ? await this.uncommon(db, orgId, unique, own, generation)
+        : unique;
     if (this.dialect !== 'sqlite') {
+      // ts_rank_cd reads every matching row: common words would make that most of the organization.
+      if (kept.length < unique.length) limit *= this.tuning.prunedDepthFactor;
       const result = await sql<{
         id: number;
-      }>`select c.id from chunks c, to_tsquery('english', ${unique.join(' | ')}) q where c.org_id = ${orgId} and c.search_vector @@ q order by ts_rank_cd(c.search_vector, q) desc limit ${limit}`.execute(
+      }>`select c.id from chunks c, to_tsquery('english', ${kept.join(' | ')}) q where c.org_id = ${orgId} and c.search_vector @@ q order by ts_rank_cd(c.search_vector, q) desc limit ${limit}`.execute(
         db,
       );
       return result.rows.map((r) => Number(r.id));
     }
-    const total = await this.count(db, generation, '');
-    const own = await this.count(db, generation, orgId);
     let match = `org : ${phrase(orgId)} AND ${anyOf(unique)}`;
     let organization = sql``;
-    if (own * 4 >= total) {
-      const kept =
-        total >= this.tuning.pruneFrom ? await this.uncommon(db, orgId, unique, own, generation) : unique;
+    if (large) {
       match = anyOf(kept);
       organization = sql`and org = ${orgId}`;
       // With common words left out, more candidates: the ranking re-orders them with every word.
