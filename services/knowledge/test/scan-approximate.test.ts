@@ -105,4 +105,15 @@ describeEachDatabase('scan backend, approximate for large organizations', (targe
     expect(found.map((n) => n.chunkId)).not.toContain(ids[1]);
     expect(vectors.approximate.size).toBe(TOPICS.length);
   });
+
+  it.runIf(target.dialect === 'postgres')('reads an organization by id through one index', async () => {
+    const { database } = await open();
+    // Loading pages by id walk (org_id, id): with org_id alone each page sorted every later chunk.
+    const { rows } = await database.pool!.query(
+      "select indexdef from pg_indexes where tablename = 'chunks' and schemaname = current_schema()",
+    );
+    const definitions = rows.map((r: { indexdef: string }) => r.indexdef).join('\n');
+    expect(definitions).toContain('(org_id, id)');
+    expect(definitions).not.toMatch(/\(org_id\)/);
+  });
 });

@@ -179,7 +179,7 @@ export class ApproximateIndex {
 
   /**
    * Brings a loaded copy up to date. Which chunks came and went is read in one
-   * snapshot, from the `chunks_org` index alone. Usually chunks were only added,
+   * snapshot, from the index of chunks by organization alone. Usually chunks were only added,
    * or nothing changed for this organization: SQLite's chunk ids (AUTOINCREMENT,
    * committed in order by one writer at a time) are then all above the last one
    * read, and the organization's count shows that none left. Otherwise, and always
