@@ -181,7 +181,8 @@ async function measure(
 ): Promise<Figures> {
   const { index, database, store } = target;
   const generation = `g_seed_${size.label}`;
-  await setState(database, { generation });
+  // The seed wrote straight into the tables, past the change log: a new epoch makes every copy start over.
+  await setState(database, { generation, changes_epoch: `e_seed_${size.label}` });
   const vectors = index.vectors as SqliteVecIndex | ScanIndex;
   vectors.approximate.forget(ORG);
   const loadMs = await elapsedMs(() => vectors.nearest(ORG, embedded[0]!, DEPTH, generation));

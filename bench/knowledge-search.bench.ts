@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { createLogger, type Database, loadSettings, migrate, openDatabase } from '@xv/platform';
 import type { KnowledgeDatabase } from '../services/knowledge/src/db.js';
 import { migrations } from '../services/knowledge/src/migrations/index.js';
+import { ChangeLog } from '../services/knowledge/src/search/change-log.js';
 import { vectorToBytes } from '../services/knowledge/src/search/embedder.js';
 import type { KnowledgeIndex, SearchHit } from '../services/knowledge/src/search/knowledge-index.js';
 import { openKnowledgeIndex } from '../services/knowledge/src/search/open-index.js';
@@ -216,10 +217,14 @@ async function timeChanges(corpus: Corpus): Promise<{ afterAddition: number; aft
   sqlite
     .prepare('insert into chunk_vectors (chunk_id, org_id, embedding) values (?, ?, ?)')
     .run(BigInt(id), ORG, bytes);
+  // Logged as the service logs its changes: the memory copy follows the change log.
+  const log = new ChangeLog('sqlite');
+  await log.recordAdded(corpus.database.kysely, [id]);
   let started = performance.now();
   const found = await corpus.index.vectors.nearest(ORG, vector, DEPTH, 'g2');
   const afterAddition = performance.now() - started;
   if (found[0]?.chunkId !== id) throw new Error('the new chunk was not found after the update');
+  await log.recordRemoved(corpus.database.kysely, [id]);
   sqlite.prepare('delete from chunks where id = ?').run(id);
   sqlite.prepare('delete from chunk_vectors where chunk_id = ?').run(BigInt(id));
   started = performance.now();

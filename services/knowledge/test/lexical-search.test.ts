@@ -63,13 +63,8 @@ async function setUpOn(target: DatabaseTarget, tuning: SearchTuning = {}) {
 }
 
 async function lexical(index: KnowledgeIndex, database: KnowledgeDatabase, orgId: string, query: string) {
-  const generation = await database.kysely
-    .selectFrom('index_state')
-    .select('value')
-    .where('key', '=', 'generation')
-    .executeTakeFirstOrThrow();
   const words = [...parseQuery(query).terms.values()].flatMap((t) => t.words);
-  return index.lexical.candidates(database.kysely, orgId, words, 50, generation.value);
+  return index.lexical.candidates(database.kysely, orgId, words, 50, await index.version());
 }
 
 describe('lexical search (SQLite FTS5)', () => {

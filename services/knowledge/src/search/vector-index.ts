@@ -14,7 +14,7 @@
  *   the copy is reloaded when the index generation moves (any instance bumps it).
  * Distances are cosine distances (1 − cosine similarity).
  */
-import type { Database } from '@xv/platform';
+import type { Database, DialectName } from '@xv/platform';
 import { type Kysely, sql } from 'kysely';
 import * as sqliteVec from 'sqlite-vec';
 import type { KnowledgeDatabase, KnowledgeTables } from '../db.js';
@@ -40,7 +40,14 @@ export interface VectorIndex {
   prepare(db: Executor, dimensions: number, fresh?: boolean): Promise<void>;
   add(db: Executor, rows: VectorRow[]): Promise<void>;
   remove(db: Executor, chunkIds: number[]): Promise<void>;
-  nearest(orgId: string, vector: Float32Array, k: number, generation: string): Promise<Neighbour[]>;
+  /** `size`: the organization's chunk count when the caller knows it (counted otherwise). */
+  nearest(
+    orgId: string,
+    vector: Float32Array,
+    k: number,
+    generation: string,
+    size?: number,
+  ): Promise<Neighbour[]>;
 }
 
 const withVectorExtension = new WeakSet<object>();
@@ -72,8 +79,7 @@ export async function openVectorIndex(
   preferred: 'auto' | 'scan' = 'auto',
   tuning: Partial<VectorTuning> = {},
 ): Promise<VectorIndex> {
-  const scan = () =>
-    new ScanIndex(database.kysely, { idsCommitInOrder: database.dialect === 'sqlite', ...tuning });
+  const scan = () => new ScanIndex(database.kysely, tuning, database.dialect);
   if (preferred === 'scan') return scan();
   if (database.dialect === 'sqlite') {
     if (database.sqlite) {
@@ -129,7 +135,7 @@ export class SqliteVecIndex implements VectorIndex {
     private readonly db: Executor,
     tuning: Partial<VectorTuning> = {},
   ) {
-    this.approximate = new ApproximateIndex(db, tuning);
+    this.approximate = new ApproximateIndex(db, tuning, 'sqlite');
     this.approximateFrom = tuning.approximateFrom ?? APPROXIMATE_FROM;
   }
 
@@ -157,8 +163,8 @@ export class SqliteVecIndex implements VectorIndex {
       await sql`delete from chunk_vectors where chunk_id = ${BigInt(id)}`.execute(db);
   }
 
-  async nearest(orgId: string, vector: Float32Array, k: number, generation: string) {
-    if ((await organizationSize(this.db, this.sizes, orgId, generation)) >= this.approximateFrom)
+  async nearest(orgId: string, vector: Float32Array, k: number, generation: string, size?: number) {
+    if ((size ?? (await organizationSize(this.db, this.sizes, orgId, generation))) >= this.approximateFrom)
       return this.approximate.nearest(orgId, vector, k, generation);
     this.approximate.forget(orgId);
     return this.exactNearest(orgId, vector, k);
@@ -280,8 +286,9 @@ export class ScanIndex implements VectorIndex {
   constructor(
     private readonly db: Executor,
     tuning: Partial<VectorTuning> = {},
+    dialect: DialectName = 'postgres',
   ) {
-    this.approximate = new ApproximateIndex(db, tuning);
+    this.approximate = new ApproximateIndex(db, tuning, dialect);
     this.approximateFrom = tuning.approximateFrom ?? APPROXIMATE_FROM;
   }
 
@@ -291,8 +298,8 @@ export class ScanIndex implements VectorIndex {
   async add() {}
   async remove() {}
 
-  async nearest(orgId: string, vector: Float32Array, k: number, generation: string) {
-    if ((await organizationSize(this.db, this.sizes, orgId, generation)) >= this.approximateFrom) {
+  async nearest(orgId: string, vector: Float32Array, k: number, generation: string, size?: number) {
+    if ((size ?? (await organizationSize(this.db, this.sizes, orgId, generation))) >= this.approximateFrom) {
       this.cache.delete(orgId);
       return this.approximate.nearest(orgId, vector, k, generation);
     }
