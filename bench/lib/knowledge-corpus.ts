@@ -138,6 +138,8 @@ export async function seedPostgres(
   const client = await pool.connect();
   try {
     await client.query('begin');
+    // A bench seed need not wait for its WAL to reach the disk at commit (the schema is dropped afterwards).
+    await client.query('set local synchronous_commit = off');
     const firsts = chunks.filter((c) => c.ordinal === 0);
     for (let i = 0; i < firsts.length; i += PG_BATCH) {
       const batch = firsts.slice(i, i + PG_BATCH);
