@@ -83,6 +83,17 @@ export interface ChunkTable {
   embedding: Uint8Array;
 }
 
+/** One chunk entering (`added` 1) or leaving (0) search, numbered in commit order (search/change-log.ts). */
+export interface ChunkChangeTable {
+  seq: Generated<number>;
+  org_id: string;
+  chunk_id: number;
+  added: number;
+  title_length: number;
+  heading_length: number;
+  text_length: number;
+}
+
 export interface IndexStateTable {
   key: string;
   value: string;
@@ -94,6 +105,7 @@ export interface KnowledgeTables {
   revisions: RevisionTable;
   review_events: ReviewEventTable;
   chunks: ChunkTable;
+  chunk_changes: ChunkChangeTable;
   index_state: IndexStateTable;
 }
 

@@ -22,6 +22,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { KnowledgeTables } from '../db.js';
+import type { IndexVersion } from './change-log.js';
 import type { LexicalIndex } from './lexical-index.js';
 import {
   type Passage,
@@ -56,7 +57,7 @@ const MORE_PASSAGES = 3;
 export interface SearchSources {
   db: Kysely<KnowledgeTables>;
   lexical: LexicalIndex;
-  generation: string;
+  version: IndexVersion;
   /** The nearest passages, or undefined when vectors cannot take part (stale index, embedder down). */
   nearest?: (k: number) => Promise<Neighbour[] | undefined>;
   /** The vector ranking's weight in the fusion. */
@@ -158,16 +159,16 @@ async function scoreLexically(
   tuning: RankingTuning,
   passages: Map<number, ScoredPassage>,
 ): Promise<Map<string, number>> {
-  const { db, lexical, generation } = sources;
+  const { db, lexical, version } = sources;
   const words = [...query.terms.values()].flatMap((t) => t.words);
-  const ids = await lexical.candidates(db, orgId, words, depth, generation);
+  const ids = await lexical.candidates(db, orgId, words, depth, version);
   const missing = ids.filter((id) => !passages.has(id));
   for (const p of await load(db, orgId, missing))
     passages.set(p.chunkId, { ...p, lexical: 0, similarity: 0 });
-  const counted = await lexical.statistics(db, orgId, words, generation);
+  const counted = await lexical.statistics(db, orgId, words, version);
   const stats: Statistics = {
     passages: counted.passages,
-    averageLength: await lexical.averageLength(db, orgId, generation, tuning),
+    averageLength: await lexical.averageLength(db, orgId, version, tuning),
     frequency: new Map(),
   };
   for (const term of query.terms.values())

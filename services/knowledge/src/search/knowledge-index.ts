@@ -12,10 +12,13 @@
  * until `xv kb reindex` re-embeds everything. It also remembers the version of
  * the lexical analysis the entries were written with; at start-up, entries of
  * another version are written again from the chunks (no embedding needed).
+ * Every change is also written to the change log (search/change-log.ts), from
+ * which searching instances bring their copies and counts up to date.
  */
 import { AppError, newId } from '@xv/platform';
 import type { Kysely } from 'kysely';
 import type { KnowledgeDatabase, KnowledgeTables } from '../db.js';
+import { ChangeLog, type IndexVersion, versionOf } from './change-log.js';
 import { type Chunk, chunkMarkdown } from './chunker.js';
 import { type RetrievalMode, type SearchHit, searchDocuments, toHits } from './document-search.js';
 import { type Embedder, vectorToBytes } from './embedder.js';
@@ -44,7 +47,7 @@ interface IndexState {
   embedder?: string;
   dimensions?: number;
   lexical?: string;
-  generation: string;
+  version: IndexVersion;
 }
 
 /** Passages each ranking proposes: enough for `topK` documents of several passages each. */
@@ -54,16 +57,18 @@ const PUBLIC_DEPTH = 300;
 
 export class KnowledgeIndex {
   readonly lexical: LexicalIndex;
+  private readonly changes: ChangeLog;
 
   constructor(
     private readonly database: KnowledgeDatabase,
     readonly embedder: Embedder,
     readonly vectors: VectorIndex,
     private readonly onWarning: (message: string) => void = () => {},
-    lexicalTuning: Partial<LexicalTuning> = {},
+    tuning: Partial<LexicalTuning> & { changesKept?: number } = {},
     readonly ranking: RankingTuning = rankingDefaults,
   ) {
-    this.lexical = new LexicalIndex(database.dialect, lexicalTuning);
+    this.lexical = new LexicalIndex(database.dialect, tuning);
+    this.changes = new ChangeLog(database.dialect, tuning.changesKept);
   }
 
   /**
@@ -74,9 +79,10 @@ export class KnowledgeIndex {
     await this.database.kysely.transaction().execute(async (trx) => {
       const state = await this.state(trx);
       if (state.lexical === LEXICAL_VERSION) return;
+      await this.bumpGeneration(trx);
       await this.lexical.rebuild(trx);
       await this.upsert(trx, 'lexical', LEXICAL_VERSION);
-      await this.bumpGeneration(trx);
+      await this.changes.reset(trx); // the log's lexical entries were written by the old analysis
     });
     const state = await this.state(this.database.kysely);
     if (state.embedder && state.embedder !== this.embedder.fingerprint) {
@@ -142,6 +148,7 @@ export class KnowledgeIndex {
       );
     }
     await this.bumpGeneration(db);
+    await this.changes.recordAdded(db, ids);
   }
 
   /** Takes a revision out of search (inside the caller's transaction). */
@@ -149,6 +156,8 @@ export class KnowledgeIndex {
     const rows = await db.selectFrom('chunks').select('id').where('revision_id', '=', revisionId).execute();
     if (rows.length === 0) return;
     const ids = rows.map((r) => Number(r.id));
+    // Logged before the lexical entries leave: the log keeps them, for the counts.
+    await this.changes.recordRemoved(db, ids);
     await this.lexical.remove(db, ids);
     const state = await this.state(db);
     if (state.embedder) await this.vectors.remove(db, ids);
@@ -214,18 +223,20 @@ export class KnowledgeIndex {
     const db = this.database.kysely;
     const state = await this.state(db);
     const current = state.embedder === this.embedder.fingerprint && state.dimensions;
+    const { version } = state;
     const nearest =
       mode === 'lexical' || !current
         ? undefined
         : async (k: number) => {
             const vector = await this.embedQuery(query, mode === 'vector');
             if (!vector || vector.length !== state.dimensions) return undefined;
-            return this.vectors.nearest(orgId, vector, k, state.generation);
+            const size = await this.lexical.counts.passages(db, orgId, version);
+            return this.vectors.nearest(orgId, vector, k, version.generation, size);
           };
     return {
       db,
       lexical: this.lexical,
-      generation: state.generation,
+      version,
       nearest,
       vectorWeight: this.embedder.trust,
     };
@@ -267,8 +278,14 @@ export class KnowledgeIndex {
         chunks += p.chunks.length;
       }
       await this.bumpGeneration(trx);
+      await this.changes.reset(trx); // every copy starts over
     });
     return { documents: live.length, chunks, embedder: this.embedder.fingerprint };
+  }
+
+  /** The index's version as a search would read it now. */
+  async version(): Promise<IndexVersion> {
+    return (await this.state(this.database.kysely)).version;
   }
 
   private async embedQuery(query: string, required: boolean): Promise<Float32Array | undefined> {
@@ -285,7 +302,7 @@ export class KnowledgeIndex {
   private async state(db: Executor): Promise<IndexState> {
     const rows = await db.selectFrom('index_state').select(['key', 'value']).execute();
     const map = new Map(rows.map((r) => [r.key, r.value]));
-    const state: IndexState = { generation: map.get('generation') ?? '' };
+    const state: IndexState = { version: versionOf(map) };
     const lexical = map.get('lexical');
     if (lexical) state.lexical = lexical;
     const embedder = map.get('embedder');

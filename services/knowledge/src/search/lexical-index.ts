@@ -10,8 +10,8 @@
  * Candidates come out in the database's own rank order (FTS5 BM25 with the title
  * and headings weighted, or `ts_rank_cd`), `limit` of them; the ranking then
  * scores every candidate with all the question's words against the
- * organization's own statistics. On SQLite two things keep the candidate query
- * small:
+ * organization's own statistics. Two things keep the candidate query small (the
+ * second on PostgreSQL too, where `ts_rank_cd` reads every matching row):
  * - the organization is matched inside FTS5 (`org : "…" AND …`) when it holds
  *   less than a quarter of the index; otherwise the words are matched alone and
  *   the rows come out in rank order, filtered by organization, until `limit`
@@ -21,14 +21,15 @@
  *   `commonShare` of the organization's chunks leave such an organization's
  *   candidate query (the rarest stays when all are common). They would make
  *   nearly every chunk a candidate; the ranking still counts them.
- * Counts are cached per index generation.
+ * Counts come from search/corpus-statistics.ts, kept current from the change log.
  */
 
 import type { DialectName } from '@xv/platform';
 import { type Kysely, sql } from 'kysely';
 import type { KnowledgeTables } from '../db.js';
 import { fold } from './analysis.js';
-import { GenerationCache } from './generation-cache.js';
+import type { IndexVersion } from './change-log.js';
+import { CorpusStatistics } from './corpus-statistics.js';
 import type { RankingTuning } from './ranking.js';
 
 type Executor = Kysely<KnowledgeTables>;
@@ -69,13 +70,14 @@ const anyOf = (words: string[]) => `${TEXT_COLUMNS} : (${words.map(phrase).join(
 
 export class LexicalIndex {
   private readonly tuning: LexicalTuning;
-  private readonly counts = new GenerationCache<number>();
+  readonly counts: CorpusStatistics;
 
   constructor(
     private readonly dialect: DialectName,
     tuning: Partial<LexicalTuning> = {},
   ) {
     this.tuning = { ...lexicalDefaults, ...tuning };
+    this.counts = new CorpusStatistics(dialect);
   }
 
   async add(db: Executor, rows: LexicalRow[]) {
@@ -127,33 +129,36 @@ export class LexicalIndex {
 
   /**
    * The organization's chunks matching any of the folded `words`, best first by the
-   * database's own rank, at most `limit`. `generation` is the index generation the
-   * cached counts belong to.
+   * database's own rank, at most `limit`. `version` is the index version the
+   * counts are taken at.
    */
   async candidates(
     db: Executor,
     orgId: string,
     words: string[],
     limit: number,
-    generation: string,
+    version: IndexVersion,
   ): Promise<number[]> {
     const unique = [...new Set(words)].slice(0, MAX_QUERY_TERMS);
     if (unique.length === 0) return [];
+    const total = await this.counts.passages(db, '', version);
+    const own = await this.counts.passages(db, orgId, version);
+    const large = own * 4 >= total;
+    const kept =
+      large && total >= this.tuning.pruneFrom ? await this.uncommon(db, orgId, unique, own, version) : unique;
     if (this.dialect !== 'sqlite') {
+      // ts_rank_cd reads every matching row: common words would make that most of the organization.
+      if (kept.length < unique.length) limit *= this.tuning.prunedDepthFactor;
       const result = await sql<{
         id: number;
-      }>`select c.id from chunks c, to_tsquery('english', ${unique.join(' | ')}) q where c.org_id = ${orgId} and c.search_vector @@ q order by ts_rank_cd(c.search_vector, q) desc limit ${limit}`.execute(
+      }>`select c.id from chunks c, to_tsquery('english', ${kept.join(' | ')}) q where c.org_id = ${orgId} and c.search_vector @@ q order by ts_rank_cd(c.search_vector, q) desc limit ${limit}`.execute(
         db,
       );
       return result.rows.map((r) => Number(r.id));
     }
-    const total = await this.count(db, generation, '');
-    const own = await this.count(db, generation, orgId);
     let match = `org : ${phrase(orgId)} AND ${anyOf(unique)}`;
     let organization = sql``;
-    if (own * 4 >= total) {
-      const kept =
-        total >= this.tuning.pruneFrom ? await this.uncommon(db, orgId, unique, own, generation) : unique;
+    if (large) {
       match = anyOf(kept);
       organization = sql`and org = ${orgId}`;
       // With common words left out, more candidates: the ranking re-orders them with every word.
@@ -168,70 +173,30 @@ export class LexicalIndex {
   }
 
   /** How many of the organization's chunks there are, and how many hold each folded word. */
-  async statistics(db: Executor, orgId: string, words: string[], generation: string) {
-    const passages = await this.count(db, generation, orgId);
+  async statistics(db: Executor, orgId: string, words: string[], version: IndexVersion) {
+    const passages = await this.counts.passages(db, orgId, version);
     const frequency = new Map<string, number>();
-    for (const word of new Set(words)) frequency.set(word, await this.count(db, generation, orgId, word));
+    for (const word of new Set(words))
+      frequency.set(word, await this.counts.frequency(db, orgId, word, version));
     return { passages, frequency };
   }
 
   /** The organization's average passage length in characters, weighted as the ranking weighs fields. */
-  async averageLength(db: Executor, orgId: string, generation: string, tuning: RankingTuning) {
-    const key = `${orgId}\nlength\n${tuning.title}\n${tuning.heading}`;
-    const cached = await this.counts.get(generation, key, async () => {
-      const row = await db
-        .selectFrom('chunks as c')
-        .innerJoin('revisions as r', 'r.id', 'c.revision_id')
-        .select((eb) => [
-          eb.fn.avg<number>(eb.fn('length', ['r.title'])).as('title'),
-          eb.fn.avg<number>(eb.fn('length', ['c.heading_path'])).as('headingPath'),
-          eb.fn.avg<number>(eb.fn('length', ['c.text'])).as('text'),
-        ])
-        .where('c.org_id', '=', orgId)
-        .executeTakeFirst();
-      const average = (field: number | string | null | undefined) => Number(field ?? 0);
-      return (
-        tuning.title * average(row?.title) + tuning.heading * average(row?.headingPath) + average(row?.text)
-      );
-    });
-    return Math.max(cached, 1);
+  async averageLength(db: Executor, orgId: string, version: IndexVersion, tuning: RankingTuning) {
+    const sums = await this.counts.lengths(db, orgId, version);
+    const average = (sum: number) => (sums.passages > 0 ? sum / sums.passages : 0);
+    const weighted =
+      tuning.title * average(sums.title) + tuning.heading * average(sums.heading) + average(sums.text);
+    return Math.max(weighted, 1);
   }
 
   /** The words found in at most `commonShare` of the organization's chunks, or else the rarest one. */
-  private async uncommon(db: Executor, orgId: string, words: string[], own: number, generation: string) {
+  private async uncommon(db: Executor, orgId: string, words: string[], own: number, version: IndexVersion) {
     const counted = [];
-    for (const word of words) counted.push({ word, chunks: await this.count(db, generation, orgId, word) });
+    for (const word of words)
+      counted.push({ word, chunks: await this.counts.frequency(db, orgId, word, version) });
     const kept = counted.filter((c) => c.chunks <= this.tuning.commonShare * own);
     if (kept.length > 0) return kept.map((c) => c.word);
     return [counted.reduce((a, b) => (b.chunks < a.chunks ? b : a)).word];
-  }
-
-  /** Chunks of the organization (all when `orgId` is empty), holding `word` when given. */
-  private count(db: Executor, generation: string, orgId: string, word?: string): Promise<number> {
-    return this.counts.get(generation, `${orgId}\n${word ?? ''}`, async () => {
-      if (word === undefined) {
-        let query = db.selectFrom('chunks').select((eb) => eb.fn.countAll().as('n'));
-        if (orgId) query = query.where('org_id', '=', orgId);
-        return Number((await query.executeTakeFirstOrThrow()).n);
-      }
-      if (this.dialect !== 'sqlite') {
-        // A stop word of PostgreSQL's `english` configuration matches nothing; it counts as in every chunk.
-        const result = await sql<{
-          n: number;
-          nodes: number;
-        }>`select numnode(q) as nodes, (select count(*) from chunks where org_id = ${orgId} and search_vector @@ q) as n from to_tsquery('english', ${word}) q`.execute(
-          db,
-        );
-        const row = result.rows[0]!;
-        return Number(row.nodes) === 0 ? this.count(db, generation, orgId) : Number(row.n);
-      }
-      // An organization holding the whole index needs no organization filter (which costs a posting-list merge).
-      const whole = (await this.count(db, generation, orgId)) === (await this.count(db, generation, ''));
-      const match = whole ? anyOf([word]) : `org : ${phrase(orgId)} AND ${anyOf([word])}`;
-      const result = await sql<{
-        n: number;
-      }>`select count(*) as n from chunks_fts where chunks_fts match ${match}`.execute(db);
-      return Number(result.rows[0]!.n);
-    });
   }
 }

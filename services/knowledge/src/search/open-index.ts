@@ -23,7 +23,7 @@ export function createEmbedder(config: KnowledgeSettings): Embedder {
 }
 
 /** Where search switches to its large-organization paths; the defaults suit production, tests move them. */
-export type SearchTuning = Partial<LexicalTuning & VectorTuning>;
+export type SearchTuning = Partial<LexicalTuning & VectorTuning & { changesKept: number }>;
 
 export async function openKnowledgeIndex(
   database: KnowledgeDatabase,

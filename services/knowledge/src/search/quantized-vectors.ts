@@ -88,6 +88,16 @@ export class QuantizedVectors {
     }
   }
 
+  /** Drops the given chunks (those held), without visiting the others when they are few. */
+  drop(chunkIds: Iterable<number>): void {
+    const leaving = [...chunkIds].filter((id) => this.slots.has(id));
+    if (leaving.length * 16 <= this.size) for (const id of leaving) this.remove(id);
+    else {
+      const gone = new Set(leaving);
+      this.retain((id) => !gone.has(id));
+    }
+  }
+
   /** Keeps only the chunks `keep` accepts. */
   retain(keep: (chunkId: number) => boolean): void {
     const leaving = [...this.slots.keys()].filter((id) => !keep(id));

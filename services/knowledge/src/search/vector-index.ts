@@ -14,7 +14,7 @@
  *   the copy is reloaded when the index generation moves (any instance bumps it).
  * Distances are cosine distances (1 − cosine similarity).
  */
-import type { Database } from '@xv/platform';
+import type { Database, DialectName } from '@xv/platform';
 import { type Kysely, sql } from 'kysely';
 import * as sqliteVec from 'sqlite-vec';
 import type { KnowledgeDatabase, KnowledgeTables } from '../db.js';
@@ -40,7 +40,14 @@ export interface VectorIndex {
   prepare(db: Executor, dimensions: number, fresh?: boolean): Promise<void>;
   add(db: Executor, rows: VectorRow[]): Promise<void>;
   remove(db: Executor, chunkIds: number[]): Promise<void>;
-  nearest(orgId: string, vector: Float32Array, k: number, generation: string): Promise<Neighbour[]>;
+  /** `size`: the organization's chunk count when the caller knows it (counted otherwise). */
+  nearest(
+    orgId: string,
+    vector: Float32Array,
+    k: number,
+    generation: string,
+    size?: number,
+  ): Promise<Neighbour[]>;
 }
 
 const withVectorExtension = new WeakSet<object>();
@@ -72,16 +79,17 @@ export async function openVectorIndex(
   preferred: 'auto' | 'scan' = 'auto',
   tuning: Partial<VectorTuning> = {},
 ): Promise<VectorIndex> {
-  if (preferred === 'scan') return new ScanIndex(database.kysely);
+  const scan = () => new ScanIndex(database.kysely, tuning, database.dialect);
+  if (preferred === 'scan') return scan();
   if (database.dialect === 'sqlite') {
     if (database.sqlite) {
       loadVectorExtension(database);
       return new SqliteVecIndex(database.kysely, tuning);
     }
-    return new ScanIndex(database.kysely);
+    return scan();
   }
   const schema = await pgvectorSchema(database.kysely);
-  return schema ? new PgvectorIndex(database.kysely, schema) : new ScanIndex(database.kysely);
+  return schema ? new PgvectorIndex(database.kysely, schema) : scan();
 }
 
 /** The schema holding the `vector` extension, installing it when allowed; undefined when unavailable. */
@@ -127,7 +135,7 @@ export class SqliteVecIndex implements VectorIndex {
     private readonly db: Executor,
     tuning: Partial<VectorTuning> = {},
   ) {
-    this.approximate = new ApproximateIndex(db, tuning);
+    this.approximate = new ApproximateIndex(db, tuning, 'sqlite');
     this.approximateFrom = tuning.approximateFrom ?? APPROXIMATE_FROM;
   }
 
@@ -155,19 +163,9 @@ export class SqliteVecIndex implements VectorIndex {
       await sql`delete from chunk_vectors where chunk_id = ${BigInt(id)}`.execute(db);
   }
 
-  async nearest(orgId: string, vector: Float32Array, k: number, generation: string) {
-    const size = await this.sizes.get(generation, orgId, async () =>
-      Number(
-        (
-          await this.db
-            .selectFrom('chunks')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .where('org_id', '=', orgId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
-    );
-    if (size >= this.approximateFrom) return this.approximate.nearest(orgId, vector, k, generation);
+  async nearest(orgId: string, vector: Float32Array, k: number, generation: string, size?: number) {
+    if ((size ?? (await organizationSize(this.db, this.sizes, orgId, generation))) >= this.approximateFrom)
+      return this.approximate.nearest(orgId, vector, k, generation);
     this.approximate.forget(orgId);
     return this.exactNearest(orgId, vector, k);
   }
@@ -240,6 +238,26 @@ class PgvectorIndex implements VectorIndex {
   }
 }
 
+/** The organization's chunk count, cached per index generation. */
+async function organizationSize(
+  db: Executor,
+  sizes: GenerationCache<number>,
+  orgId: string,
+  generation: string,
+): Promise<number> {
+  return sizes.get(generation, orgId, async () =>
+    Number(
+      (
+        await db
+          .selectFrom('chunks')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('org_id', '=', orgId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
+  );
+}
+
 function literal(vector: Float32Array): string {
   return `[${Array.from(vector).join(',')}]`;
 }
@@ -251,11 +269,28 @@ interface OrgMatrix {
   dimensions: number;
 }
 
-/** Exact search in memory over the portable copy of the embeddings. */
+/**
+ * Search in memory over the portable copy of the embeddings: exact for
+ * organizations below `approximateFrom` chunks, the `ApproximateIndex` above.
+ * An exact scan of a large organization holds its float32 copy (1.5 GB at 1M
+ * chunks of 384 dimensions), reloads all of it after every approval, and reads
+ * all of it per search (measured by the knowledge-scale benchmark).
+ */
 export class ScanIndex implements VectorIndex {
   readonly backend = 'scan' as const;
+  readonly approximate: ApproximateIndex;
+  private readonly approximateFrom: number;
   private readonly cache = new Map<string, OrgMatrix>();
-  constructor(private readonly db: Executor) {}
+  private readonly sizes = new GenerationCache<number>();
+
+  constructor(
+    private readonly db: Executor,
+    tuning: Partial<VectorTuning> = {},
+    dialect: DialectName = 'postgres',
+  ) {
+    this.approximate = new ApproximateIndex(db, tuning, dialect);
+    this.approximateFrom = tuning.approximateFrom ?? APPROXIMATE_FROM;
+  }
 
   async prepare(_db: Executor, _dimensions: number, fresh = false) {
     if (fresh) this.cache.clear();
@@ -263,7 +298,17 @@ export class ScanIndex implements VectorIndex {
   async add() {}
   async remove() {}
 
-  async nearest(orgId: string, vector: Float32Array, k: number, generation: string) {
+  async nearest(orgId: string, vector: Float32Array, k: number, generation: string, size?: number) {
+    if ((size ?? (await organizationSize(this.db, this.sizes, orgId, generation))) >= this.approximateFrom) {
+      this.cache.delete(orgId);
+      return this.approximate.nearest(orgId, vector, k, generation);
+    }
+    this.approximate.forget(orgId);
+    return this.exactNearest(orgId, vector, k, generation);
+  }
+
+  /** The exact scan, whatever the organization's size. */
+  async exactNearest(orgId: string, vector: Float32Array, k: number, generation: string) {
     let entry = this.cache.get(orgId);
     if (!entry || entry.generation !== generation) {
       entry = await this.load(orgId, generation, vector.length);
