@@ -37,3 +37,36 @@ export function createLogger(service: string, level = 'info', destination?: pino
     destination,
   );
 }
+
+/**
+ * A logger for lines whose fields are fixed and never secret (the request line:
+ * request id, method, path, status, milliseconds), writing exactly what `logger`
+ * writes. Redaction runs on every line whatever its fields, and costs ~10 µs a
+ * line (pino 10, 16 paths: 12.6 µs a line against 2.1 µs without, measured here);
+ * on these fields it never finds anything. Every other line keeps it.
+ */
+export function withoutRedaction(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: [] } });
+}
+
+/**
+ * `logger.child(bindings)`, made when first used: most requests log nothing but
+ * their request line, and a child costs ~2 µs to make.
+ */
+export function lazyChild(logger: Logger, bindings: pino.Bindings): Logger {
+  let child: Logger | undefined;
+  const made = () => {
+    child ??= logger.child(bindings);
+    return child;
+  };
+  // A stand-in with the child's whole interface: each use goes to the child, methods bound to it.
+  return new Proxy(logger, {
+    get(_, property) {
+      const target = made();
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+    set: (_, property, value) => Reflect.set(made(), property, value),
+    has: (_, property) => Reflect.has(made(), property),
+  });
+}

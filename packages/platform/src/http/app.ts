@@ -14,14 +14,14 @@ import { register as globalRegistry } from 'prom-client';
 import type { ZodError } from 'zod';
 import { type AnyDatabase, ping } from '../db/database.js';
 import { AppError, isErrorStatus, platformErrors } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { type Logger, lazyChild, withoutRedaction } from '../logger.js';
 import type { ServiceName } from '../services.js';
 import type { PlatformSettings } from '../settings/platform.js';
 import { type CspVariables, cspNonce } from './csp.js';
 import { csrfProtection, sameSiteOnly } from './csrf.js';
 import { docsPageOf } from './docs-page.js';
 import { createHttpMetrics } from './metrics.js';
-import { requestHeader } from './node-response.js';
+import { type ResponseHeaders, requestHeader } from './node-response.js';
 import { errorBody } from './openapi.js';
 import { completeDocument } from './openapi-document.js';
 import { serviceOrigins, sharedDomainSources } from './origins.js';
@@ -33,6 +33,8 @@ export interface AppVariables extends CspVariables {
   logger: Logger;
   /** Set by a route that is called all the time by machines (a long-poll): its log line goes to debug. */
   quietLog: boolean;
+  /** The headers middleware add to the answer after the handler (`node-response.ts`). */
+  responseHeaders: ResponseHeaders;
 }
 export type AppEnv = { Variables: AppVariables };
 export type App = OpenAPIHono<AppEnv>;
@@ -62,20 +64,23 @@ export function createApp(options: CreateAppOptions) {
       contentSecurityPolicy: { formAction: sharedDomainSources(settings.sharedDomain) },
     }),
   );
+  const requestLines = withoutRedaction(logger);
   app.use(async (c, next) => {
-    const log = logger.child({ reqId: c.get('requestId') });
-    c.set('logger', log);
+    const reqId = c.get('requestId');
+    c.set('logger', lazyChild(logger, { reqId }));
     const started = performance.now();
     await next();
+    // The fields (and their order) a child logger with `reqId` would write.
     const line = {
+      reqId,
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,
       ms: +(performance.now() - started).toFixed(2),
     };
     // Probes arrive every few seconds from load balancers and the launcher: keep them out of the info log.
-    if (PROBE_PATHS.has(c.req.path) || c.get('quietLog')) log.debug(line, 'request');
-    else log.info(line, 'request');
+    if (PROBE_PATHS.has(c.req.path) || c.get('quietLog')) requestLines.debug(line, 'request');
+    else requestLines.info(line, 'request');
   });
   app.use(metrics.record);
   app.use(

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { defineService } from '../service.js';
 import { type RunningService, startService, tempDir } from '../testing/index.js';
+import { publicCors, sharedDomainCors } from './cors.js';
 import { SECURITY_HEADERS } from './response-headers.js';
 
 /** Routes whose answers try to set what the platform owns, and one written straight to the Node response. */
@@ -13,7 +14,11 @@ const headerService = defineService()({
   name: 'orchestration',
   description: 'Routes for the response header tests.',
   migrations: {},
-  setup(app) {
+  setup(app, { settings }) {
+    app.use('/shared/*', sharedDomainCors(settings.sharedDomain));
+    app.use('/public/*', publicCors());
+    app.get('/shared/varying', (c) => c.json({ ok: true }, 200, { Vary: 'Accept-Language' }));
+    app.get('/public/info', (c) => c.json({ ok: true }));
     app.get('/plain', (c) => c.json({ ok: true }));
     app.get('/own-headers', (c) =>
       c.json({ ok: true }, 200, {
@@ -39,7 +44,7 @@ const headerService = defineService()({
 let service: RunningService;
 beforeAll(async () => {
   const database = await openDatabase({ service: 'sample', dataDir: tempDir() });
-  service = await startService(headerService, { database });
+  service = await startService(headerService, { database, env: { XV_SHARED_DOMAIN: 'xv.test' } });
 });
 
 /** Every header of an answer, the request id and the nonce blanked (they differ per request). */
@@ -72,11 +77,12 @@ describe('the platform response headers', () => {
     expect(ours).toEqual(library);
   });
 
-  it.each(['/plain', '/own-headers', '/page', '/nowhere'])(
+  it.each(['/plain', '/own-headers', '/page', '/nowhere', '/shared/varying', '/public/info'])(
     'are the same over HTTP and through app.request (%s)',
     async (path) => {
-      const served = await headersOf(await service.fetch(path));
-      const direct = await headersOf(await service.app.request(path));
+      const headers = { origin: 'https://app.xv.test' };
+      const served = await headersOf(await service.fetch(path, { headers }));
+      const direct = await headersOf(await service.app.request(path, { headers }));
       delete served['content-length'];
       delete direct['content-length'];
       expect(served).toEqual(direct);
@@ -93,6 +99,22 @@ describe('the platform response headers', () => {
       expect(headers['x-powered-by']).toBeUndefined();
       expect(headers['cache-control']).toBe('no-store');
     }
+  });
+
+  it("add CORS to the answer's own Vary, and grant the origin", async () => {
+    const headers = { origin: 'https://app.xv.test' };
+    for (const response of [
+      await service.fetch('/shared/varying', { headers }),
+      await service.app.request('/shared/varying', { headers }),
+    ]) {
+      const sent = await headersOf(response);
+      expect(sent.vary).toBe('Accept-Language, Origin');
+      expect(sent['access-control-allow-origin']).toBe('https://app.xv.test');
+      expect(sent['access-control-allow-credentials']).toBe('true');
+    }
+    const publicInfo = await headersOf(await service.fetch('/public/info'));
+    expect(publicInfo['access-control-allow-origin']).toBe('*');
+    expect(publicInfo.vary).toBeUndefined();
   });
 
   it('leave an answer written straight to the Node response as it was written', async () => {

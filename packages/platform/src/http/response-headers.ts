@@ -1,13 +1,13 @@
 /**
  * @module http/response-headers
  * The headers the platform gives every answer: a request id, the security headers
- * and the Content-Security-Policy (`csp.ts`). They are gathered in one place and
- * added once, after the handlers (`node-response.ts`): the security headers are a
- * constant set built once, the CSP depends only on the answer's content type.
+ * and the Content-Security-Policy (`csp.ts`). They are collected per request and
+ * added once, after every middleware (`node-response.ts`): the security headers are
+ * a constant set built once, the CSP depends only on the answer's content type.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { type ContentSecurityPolicyOptions, contentSecurityPolicy } from './csp.js';
-import { type FinalHeaders, requestHeader, setFinalHeaders } from './node-response.js';
+import { ResponseHeaders, requestHeader, sendResponseHeaders } from './node-response.js';
 
 /**
  * What Hono's `secureHeaders` sends with the options the platform used
@@ -29,39 +29,49 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Permitted-Cross-Domain-Policies': 'none',
   'X-XSS-Protection': '0',
 };
+const SECURITY_HEADER_NAMES = new Set(Object.keys(SECURITY_HEADERS).map((name) => name.toLowerCase()));
 
 /** An incoming `X-Request-Id` is kept when it is 1–128 word characters or dashes; otherwise one is made. */
 const REQUEST_ID = /^[\w-]{1,128}$/;
 
-const OWNED = new Set([
-  ...Object.keys(SECURITY_HEADERS).map((name) => name.toLowerCase()),
-  'x-request-id',
-  'content-security-policy',
-  // Says which framework answers: never sent.
-  'x-powered-by',
-]);
+type PolicyOf = ReturnType<typeof contentSecurityPolicy>;
+
+/** One answer's platform headers: the CSP is chosen once the content type is known. */
+class PlatformHeaders extends ResponseHeaders {
+  constructor(
+    private readonly c: Context,
+    private readonly policyOf: PolicyOf,
+    requestId: string,
+  ) {
+    super(SECURITY_HEADERS, SECURITY_HEADER_NAMES);
+    this.set('X-Request-Id', requestId);
+    // Says which framework answers: never sent.
+    this.remove('X-Powered-By');
+  }
+
+  protected override decide(contentType: string | undefined) {
+    this.set('Content-Security-Policy', this.policyOf(this.c, contentType));
+  }
+}
 
 export interface ResponseHeadersOptions {
   contentSecurityPolicy: ContentSecurityPolicyOptions;
 }
 
-/** Sets `requestId` and an unused nonce on the context; gives the answer its headers when the handlers are done. */
+/**
+ * Sets `requestId`, an unused nonce and the answer's `responseHeaders` on the
+ * context; sends the headers when every middleware is done.
+ */
 export function platformResponseHeaders(options: ResponseHeadersOptions): MiddlewareHandler {
   const policyOf = contentSecurityPolicy(options.contentSecurityPolicy);
   return async (c, next) => {
     const given = requestHeader(c, 'x-request-id');
     const requestId = given !== undefined && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    const headers = new PlatformHeaders(c, policyOf, requestId);
     c.set('requestId', requestId);
     c.set('cspNonce', null);
+    c.set('responseHeaders', headers);
     await next();
-    const final: FinalHeaders = {
-      owned: OWNED,
-      values: (contentType) => ({
-        ...SECURITY_HEADERS,
-        'X-Request-Id': requestId,
-        'Content-Security-Policy': policyOf(c, contentType),
-      }),
-    };
-    setFinalHeaders(c, final);
+    sendResponseHeaders(c, headers);
   };
 }
