@@ -54,19 +54,34 @@ export function withoutRedaction(logger: Logger): Logger {
  * their request line, and a child costs ~2 µs to make.
  */
 export function lazyChild(logger: Logger, bindings: pino.Bindings): Logger {
-  let child: Logger | undefined;
-  const made = () => {
-    child ??= logger.child(bindings);
-    return child;
-  };
-  // A stand-in with the child's whole interface: each use goes to the child, methods bound to it.
-  return new Proxy(logger, {
-    get(_, property) {
-      const target = made();
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-    set: (_, property, value) => Reflect.set(made(), property, value),
-    has: (_, property) => Reflect.has(made(), property),
-  });
+  return new Proxy(logger, new LazyChild(logger, bindings));
+}
+
+/** A stand-in with the child's whole interface: each use goes to the child, methods bound to it. */
+class LazyChild implements ProxyHandler<Logger> {
+  #child: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly bindings: pino.Bindings,
+  ) {}
+
+  private child(): Logger {
+    this.#child ??= this.parent.child(this.bindings);
+    return this.#child;
+  }
+
+  get(_: Logger, property: string | symbol) {
+    const child = this.child();
+    const value: unknown = Reflect.get(child, property, child);
+    return typeof value === 'function' ? value.bind(child) : value;
+  }
+
+  set(_: Logger, property: string | symbol, value: unknown) {
+    return Reflect.set(this.child(), property, value);
+  }
+
+  has(_: Logger, property: string | symbol) {
+    return Reflect.has(this.child(), property);
+  }
 }
