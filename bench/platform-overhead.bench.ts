@@ -16,9 +16,18 @@
  * The same-run baseline is a bare Hono app on `@hono/node-server` answering the
  * same `/healthz` JSON with no middleware: what Node's HTTP server and the adapter
  * cost by themselves. `…OverheadMicros` is a figure minus that floor.
+ *
+ * The database side of the fixed cost: CPU µs per `SELECT … WHERE id = ? AND
+ * realm = ?` on SQLite (1,000 rows, by primary key), built by Kysely's query
+ * builder on every call (the baseline) and compiled once by `compileQuery`
+ * (`packages/platform/src/db/compiled-query.ts`), 20,000 queries each, one at a time.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { identityService } from '@xv/identity';
+import { compileQuery, openDatabase, type Param } from '@xv/platform';
 import { Hono } from 'hono';
 import { cpuSecondsOf, defineBenchmark, round } from './lib/harness.js';
 import { type LoadOptions, runLoad } from './lib/load.js';
@@ -54,12 +63,67 @@ async function bareHonoHealthz(): Promise<number> {
   }
 }
 
+const QUERIES = 20_000;
+
+type Tables = { notes: { id: string; realm: string; body: string; created_at: number } };
+
+/** CPU µs per SELECT by primary key on SQLite: built on every call, and compiled once. */
+async function selectMicros(): Promise<{ built: number; compiled: number }> {
+  const database = await openDatabase<Tables>({
+    service: 'bench',
+    file: join(mkdtempSync(join(tmpdir(), 'xv-bench-query-')), 'bench.sqlite'),
+  });
+  try {
+    const db = database.kysely;
+    await db.schema
+      .createTable('notes')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('realm', 'text', (c) => c.notNull())
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      id: `note_${i}`,
+      realm: 'default',
+      body: `note ${i}`,
+      created_at: i,
+    }));
+    await db.insertInto('notes').values(rows).execute();
+    const select = (id: string, realm: string) =>
+      db
+        .selectFrom('notes')
+        .select(['id', 'body', 'created_at'])
+        .where('id', '=', id)
+        .where('realm', '=', realm);
+    const compiled = compileQuery(db, (param: Param<{ id: string; realm: string }>) =>
+      select(param('id'), param('realm')),
+    );
+    const perQuery = async (run: (id: string) => Promise<unknown>) => {
+      for (let i = 0; i < 2000; i++) await run(`note_${i % 1000}`); // warm-up
+      return (
+        ((await cpuSecondsOf(async () => {
+          for (let i = 0; i < QUERIES; i++) await run(`note_${i % 1000}`);
+        })) *
+          1e6) /
+        QUERIES
+      );
+    };
+    return {
+      built: await perQuery((id) => select(id, 'default').executeTakeFirst()),
+      compiled: await perQuery((id) => compiled.takeFirst({ id, realm: 'default' })),
+    };
+  } finally {
+    await database.close();
+  }
+}
+
 export default defineBenchmark({
   name: 'platform-overhead',
   description:
     'server CPU µs per request for /healthz, a JSON GET and a small JSON POST (identity) vs bare Hono',
-  baselines: ['bareHonoHealthzCpuMicros'],
+  baselines: ['bareHonoHealthzCpuMicros', 'selectBuiltCpuMicros'],
   async run() {
+    const query = await selectMicros();
     const bare = await bareHonoHealthz();
     const service = await serveForBench(identityService);
     try {
@@ -78,6 +142,9 @@ export default defineBenchmark({
         jsonPostCpuMicros: round(jsonPost),
         healthzOverheadMicros: round(healthz - bare),
         jsonPostOverheadMicros: round(jsonPost - bare),
+        selectBuiltCpuMicros: round(query.built),
+        selectCompiledCpuMicros: round(query.compiled),
+        selectCompiledRatio: round(query.compiled / query.built),
       };
     } finally {
       await service.close();
