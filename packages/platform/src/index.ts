@@ -21,6 +21,7 @@ export * from './auth/revocations.js';
 export * from './auth/ttl-cache.js';
 export * from './canonical-json.js';
 export * from './crypto.js';
+export * from './db/compiled-query.js';
 export * from './db/database.js';
 export * from './db/migrations.js';
 export * from './errors.js';

@@ -1,7 +1,7 @@
 /**
  * @module http/app
  * The Hono app every service is built on. It gives each request an id, a log
- * line, metrics, security headers (with a script nonce per request, `csp.ts`),
+ * line, metrics, security headers and a CSP (`response-headers.ts`, `csp.ts`),
  * a body size limit and CSRF protection; turns
  * every failure into the platform's JSON error format; and serves `/healthz`,
  * `/readyz`, `/metrics`, `/openapi.json` and `/docs`.
@@ -10,29 +10,31 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { requestId } from 'hono/request-id';
-import { secureHeaders } from 'hono/secure-headers';
 import { register as globalRegistry } from 'prom-client';
 import type { ZodError } from 'zod';
 import { type AnyDatabase, ping } from '../db/database.js';
 import { AppError, isErrorStatus, platformErrors } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { type Logger, lazyChild, withoutRedaction } from '../logger.js';
 import type { ServiceName } from '../services.js';
 import type { PlatformSettings } from '../settings/platform.js';
-import { type CspVariables, contentSecurityPolicy, cspNonce } from './csp.js';
+import { type CspVariables, cspNonce } from './csp.js';
 import { csrfProtection, sameSiteOnly } from './csrf.js';
 import { docsPageOf } from './docs-page.js';
 import { createHttpMetrics } from './metrics.js';
+import { type ResponseHeaders, requestHeader } from './node-response.js';
 import { errorBody } from './openapi.js';
 import { completeDocument } from './openapi-document.js';
 import { serviceOrigins, sharedDomainSources } from './origins.js';
 import { languageSwitch, themeSwitch } from './preferences.js';
+import { platformResponseHeaders } from './response-headers.js';
 
 export interface AppVariables extends CspVariables {
   requestId: string;
   logger: Logger;
   /** Set by a route that is called all the time by machines (a long-poll): its log line goes to debug. */
   quietLog: boolean;
+  /** The headers middleware add to the answer after the handler (`node-response.ts`). */
+  responseHeaders: ResponseHeaders;
 }
 export type AppEnv = { Variables: AppVariables };
 export type App = OpenAPIHono<AppEnv>;
@@ -47,7 +49,6 @@ export interface CreateAppOptions {
   logger: Logger;
 }
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 export function createApp(options: CreateAppOptions) {
@@ -56,41 +57,32 @@ export function createApp(options: CreateAppOptions) {
   const metrics = createHttpMetrics(service);
   const ownOrigin = new URL(settings.services[service].url).origin;
 
+  // Outermost: the request id is known to everything below, and the answer's headers are added last.
   app.use(
-    requestId({
-      generator: () => crypto.randomUUID(),
-      limitLength: 128,
-      headerName: 'X-Request-Id',
+    platformResponseHeaders({
+      // Form posts may redirect to a sibling site (login → the page that asked for it).
+      contentSecurityPolicy: { formAction: sharedDomainSources(settings.sharedDomain) },
     }),
   );
+  const requestLines = withoutRedaction(logger);
   app.use(async (c, next) => {
-    if (!REQUEST_ID.test(c.get('requestId'))) c.set('requestId', crypto.randomUUID());
-    const log = logger.child({ reqId: c.get('requestId') });
-    c.set('logger', log);
+    const reqId = c.get('requestId');
+    c.set('logger', lazyChild(logger, { reqId }));
     const started = performance.now();
     await next();
+    // The fields (and their order) a child logger with `reqId` would write.
     const line = {
+      reqId,
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,
       ms: +(performance.now() - started).toFixed(2),
     };
     // Probes arrive every few seconds from load balancers and the launcher: keep them out of the info log.
-    if (PROBE_PATHS.has(c.req.path) || c.get('quietLog')) log.debug(line, 'request');
-    else log.info(line, 'request');
+    if (PROBE_PATHS.has(c.req.path) || c.get('quietLog')) requestLines.debug(line, 'request');
+    else requestLines.info(line, 'request');
   });
   app.use(metrics.record);
-  app.use(
-    secureHeaders({
-      crossOriginResourcePolicy: false,
-      crossOriginOpenerPolicy: 'same-origin',
-      // `no-referrer` would make browsers send `Origin: null` on form posts, which
-      // the CSRF check must refuse; the origin (never the path) is all we reveal.
-      referrerPolicy: 'strict-origin-when-cross-origin',
-    }),
-  );
-  // Form posts may redirect to a sibling site (login → the page that asked for it).
-  app.use(contentSecurityPolicy({ formAction: sharedDomainSources(settings.sharedDomain) }));
   app.use(
     limitBody({
       maxSize: settings.bodyLimitBytes,
@@ -168,8 +160,8 @@ function limitBody(options: Parameters<typeof bodyLimit>[0]): MiddlewareHandler 
   const limit = bodyLimit(options);
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    const length = c.req.header('content-length');
-    if (length === undefined || c.req.header('transfer-encoding') !== undefined) return limit(c, next);
+    const length = requestHeader(c, 'content-length');
+    if (length === undefined || requestHeader(c, 'transfer-encoding') !== undefined) return limit(c, next);
     return Number.parseInt(length, 10) > options.maxSize ? limit(c, next) : next();
   };
 }
@@ -182,8 +174,9 @@ function limitBody(options: Parameters<typeof bodyLimit>[0]): MiddlewareHandler 
  */
 const closeAfterUnreadBody: MiddlewareHandler = async (c, next) => {
   await next();
-  const length = c.req.header('content-length');
-  const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+  const length = requestHeader(c, 'content-length');
+  const hasBody =
+    (length !== undefined && length !== '0') || requestHeader(c, 'transfer-encoding') !== undefined;
   if (hasBody && !c.req.raw.bodyUsed) c.res.headers.set('Connection', 'close');
 };
 

@@ -23,8 +23,14 @@ beforeAll(async () => {
   service = await startService(sampleService, { database, env: { XV_SHARED_DOMAIN: 'xv.test' } });
 });
 
+const postEcho = {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'a', count: 1 }),
+};
+
 describe('Content-Security-Policy', () => {
-  it.each(['/reflecting-page', '/docs', '/healthz', '/nowhere'])(
+  it.each(['/reflecting-page', '/docs', '/metrics'])(
     'no inline script may run on %s without the nonce: script-src has no unsafe-inline',
     async (path) => {
       const response = await service.fetch(path);
@@ -40,6 +46,25 @@ describe('Content-Security-Policy', () => {
       await response.body?.cancel();
     },
   );
+
+  it.each(['/healthz', '/nowhere', '/api/echo'])(
+    'a JSON answer (%s) may run and load nothing, and needs no nonce',
+    async (path) => {
+      const response = await service.fetch(path, path === '/api/echo' ? postEcho : undefined);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.headers.get('content-security-policy')).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      await response.body?.cancel();
+    },
+  );
+
+  it('a page that takes no nonce still gets the page policy, with one', async () => {
+    const response = await service.fetch('/widget-page');
+    await response.body?.cancel();
+    expect(cspDirectives(response).get('default-src')).toEqual(["'self'"]);
+    expect(cspNonceOf(response)).toBeDefined();
+  });
 
   it('a nonce is 128 random bits and is never used for two responses', async () => {
     const nonces = await Promise.all(

@@ -9,6 +9,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { platformErrors } from '../errors.js';
+import { requestHeader } from './node-response.js';
 import { isXvOrigin } from './origins.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -23,7 +24,7 @@ export interface CsrfOptions {
 
 export function csrfProtection(options: CsrfOptions): MiddlewareHandler {
   return async (c, next) => {
-    if (SAFE_METHODS.has(c.req.method) || !c.req.header('cookie')) return next();
+    if (SAFE_METHODS.has(c.req.method) || !requestHeader(c, 'cookie')) return next();
     refuseCrossSite(c, options);
     return next();
   };

@@ -6,6 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { PlatformServerResponse } from './node-response.js';
 
 export interface HttpServerHandle {
   port: number;
@@ -16,7 +17,9 @@ export interface HttpServerHandle {
 // biome-ignore lint/suspicious/noExplicitAny: any Hono app, whatever its env and routes.
 export function listen(app: Hono<any, any, any>, port: number, hostname: string): Promise<HttpServerHandle> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname }, (info: AddressInfo) => {
+    // The platform's response headers are merged in as the answer is written (`node-response.ts`).
+    const serverOptions = { ServerResponse: PlatformServerResponse };
+    const server = serve({ fetch: app.fetch, port, hostname, serverOptions }, (info: AddressInfo) => {
       resolve({
         port: info.port,
         close: (graceMs = 10_000) =>
