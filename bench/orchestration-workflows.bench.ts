@@ -10,67 +10,21 @@
  * requests answered: they judge progress on a busy machine, where runs/s cannot.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { orchestrationService } from '@xv/orchestration';
 import { type Database, openDatabase } from '@xv/platform';
 import { listen } from '@xv/platform/http';
 import { buildService } from '@xv/platform/service';
-import { stringify } from 'yaml';
-import { cpuSecondsOf, defineBenchmark, type Figures, round } from './lib/harness.js';
-import { type LoadOptions, type LoadResult, runLoad } from './lib/load.js';
+import { defineBenchmark, type Figures, round } from './lib/harness.js';
+import { type LoadResult, runLoad } from './lib/load.js';
+import { BENCH_WORKFLOW, startUpstream, workflowEnv } from './lib/workflows.js';
 
 const POSTGRES_URL = process.env.XV_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-async function startUpstream() {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"ok":true,"value":42}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { host, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-function workflowFolder(upstreamHost: string): string {
-  const folder = mkdtempSync(join(tmpdir(), 'xv-bench-workflows-'));
-  const call = (id: string, extra: object = {}) => ({
-    id,
-    type: 'connector',
-    connector: 'http',
-    with: { url: `http://${upstreamHost}/${id}`, ...extra },
-  });
-  writeFileSync(
-    join(folder, 'bench-three.yaml'),
-    stringify({
-      name: 'bench-three',
-      description: 'Three HTTP calls, each step persisted.',
-      input: { properties: { tag: { type: 'string' } }, required: ['tag'] },
-      steps: [
-        call('fetch'),
-        call('enrich', {
-          method: 'POST',
-          body: { tag: '{{input.tag}}', value: '{{steps.fetch.output.body.value}}' },
-        }),
-        call('notify', { method: 'POST', body: { done: true } }),
-      ],
-      result: { value: '{{steps.fetch.output.body.value}}' },
-    }),
-  );
-  return folder;
-}
-
-/** The load's result, and the CPU milliseconds this process spent per request answered. */
-async function loadWithCpu(options: LoadOptions): Promise<LoadResult & { cpuMsPerRequest: number }> {
-  let result: LoadResult | undefined;
-  const cpuSeconds = await cpuSecondsOf(async () => {
-    result = await runLoad(options);
-  });
-  return { ...result!, cpuMsPerRequest: (cpuSeconds * 1000) / Math.max(1, result!.requests) };
-}
+/** CPU milliseconds this process spent per request answered. */
+const cpuMsPerRequest = (load: LoadResult) => (load.cpuSeconds * 1000) / Math.max(1, load.requests);
 
 async function measure(database: Database, env: Record<string, string>, prefix: string): Promise<Figures> {
   const built = await buildService(orchestrationService, { database, env });
@@ -81,19 +35,19 @@ async function measure(database: Database, env: Record<string, string>, prefix: 
       url: `${url}/api/wf`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ workflow: 'bench-three', input: { tag: 'bench' } }),
+      body: JSON.stringify({ workflow: BENCH_WORKFLOW, input: { tag: 'bench' } }),
     };
     await runLoad({ ...run, connections: 8, durationSeconds: 2 }); // warm-up
-    const healthz = await loadWithCpu({ url: `${url}/healthz`, connections: 16, durationSeconds: 5 });
-    const runs = await loadWithCpu({ ...run, connections: 16, durationSeconds: 10 });
+    const healthz = await runLoad({ url: `${url}/healthz`, connections: 16, durationSeconds: 5 });
+    const runs = await runLoad({ ...run, connections: 16, durationSeconds: 10 });
     return {
       [`${prefix}RunsPerSecond`]: round(runs.requestsPerSecond),
       [`${prefix}P50Ms`]: runs.p50Ms,
       [`${prefix}P99Ms`]: runs.p99Ms,
       [`${prefix}HealthzRequestsPerSecond`]: round(healthz.requestsPerSecond),
       [`${prefix}VsHealthzRatio`]: round(runs.requestsPerSecond / healthz.requestsPerSecond),
-      [`${prefix}CpuMsPerRun`]: round(runs.cpuMsPerRequest),
-      [`${prefix}CpuMsPerHealthz`]: round(healthz.cpuMsPerRequest),
+      [`${prefix}CpuMsPerRun`]: round(cpuMsPerRequest(runs)),
+      [`${prefix}CpuMsPerHealthz`]: round(cpuMsPerRequest(healthz)),
       [`${prefix}Errors`]: runs.errors + runs.non2xx,
     };
   } finally {
@@ -116,13 +70,7 @@ export default defineBenchmark({
   baselines: ['sqliteHealthzRequestsPerSecond', 'postgresHealthzRequestsPerSecond'],
   async run() {
     const upstream = await startUpstream();
-    const env = {
-      XV_LOG_LEVEL: 'silent',
-      XV_WORKFLOWS_DIR: workflowFolder(upstream.host),
-      XV_WF_HTTP_ALLOWED_HOSTS: upstream.host,
-      XV_ORCH_WF_PER_MINUTE: '1000000000',
-      XV_ORCH_READ_PER_MINUTE: '1000000000',
-    };
+    const env = workflowEnv(upstream.host);
     const figures: Figures = {};
     try {
       const dataDir = mkdtempSync(join(tmpdir(), 'xv-bench-orchestration-'));
