@@ -52,7 +52,7 @@ describeEachDatabase('credentials: verifying the same credential again', (target
     expect(await reasonFor({ token: `${jwt}~${[disclosures[0], disclosures[0]].join('~')}~` })).toBe(
       'disclosure_duplicate',
     );
-    const flipped = `${jwt.slice(0, -2)}${jwt.endsWith('A') ? 'B' : 'A'}${jwt.slice(-1)}`;
+    const flipped = `${jwt.slice(0, -2)}${jwt.at(-2) === 'A' ? 'B' : 'A'}${jwt.slice(-1)}`;
     expect(await reasonFor({ token: `${flipped}~${disclosures.join('~')}~` })).toBe('bad_signature');
     // Only what is disclosed comes back, presentation by presentation.
     const fewer = await verify(svc, { token: `${jwt}~${disclosures[0]}~` });
