@@ -35,14 +35,9 @@
 import { digest, ES256, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { identityService } from '@xv/identity';
-import {
-  issueOne,
-  newWallet,
-  presentWithKeyBinding,
-  signUp,
-  walletCredential,
-} from './lib/credentials-setup.js';
+import { issueOne, newWallet, presentWithKeyBinding, walletCredential } from './lib/credentials-setup.js';
 import { cpuSecondsOf, defineBenchmark, round } from './lib/harness.js';
+import { signUp } from './lib/identity.js';
 import { type LoadOptions, runLoad } from './lib/load.js';
 import { serveForBench } from './lib/services.js';
 

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { identityService, type Tables } from '@xv/identity';
 import { type Database, hashToken, newId, newSecretToken, openDatabase } from '@xv/platform';
 import { defineBenchmark, type Figures, round } from './lib/harness.js';
+import { signUp } from './lib/identity.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { serveForBench } from './lib/services.js';
 
@@ -36,26 +37,6 @@ interface ScaleInstance {
 function medianOf(results: LoadResult[], pick: (result: LoadResult) => number): number {
   const sorted = results.map(pick).sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-export async function registerSomeone(url: string): Promise<string> {
-  const response = await fetch(`${url}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      email: `bench-${Date.now()}@example.test`,
-      password: 'benchmark-password',
-      name: 'Bench',
-      orgName: 'Bench Org',
-    }),
-    redirect: 'manual',
-  });
-  const cookie = response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0]!)
-    .find((pair) => pair.startsWith('xv_session='));
-  if (!cookie) throw new Error(`registration failed with ${response.status}`);
-  return cookie;
 }
 
 /**
@@ -128,6 +109,8 @@ async function measure(url: string, options: { headers?: Record<string, string>;
   });
 }
 
+const signUpCookie = async (url: string) => (await signUp(url)).cookie;
+
 const failures = (...results: LoadResult[]) => results.reduce((sum, r) => sum + r.errors + r.non2xx, 0);
 
 export default defineBenchmark({
@@ -145,7 +128,7 @@ export default defineBenchmark({
     const spares: { close(): Promise<void> }[] = [];
     try {
       const healthz = await measure(`${cached.url}/healthz`);
-      const cookie = await registerSomeone(cached.url);
+      const cookie = await signUpCookie(cached.url);
       const session = await measure(`${cached.url}/api/session`, { headers: { cookie } });
       // At 64 connections latency is mostly queueing (64 / throughput); at 8 it shows the call itself.
       await runLoad({
@@ -160,7 +143,7 @@ export default defineBenchmark({
         connections: 8,
         durationSeconds: SECONDS,
       });
-      const uncachedCookie = await registerSomeone(uncached.url);
+      const uncachedCookie = await signUpCookie(uncached.url);
       const noCache = await measure(`${uncached.url}/api/session`, { headers: { cookie: uncachedCookie } });
       const figures: Figures = {
         healthzRequestsPerSecond: round(healthz.requestsPerSecond),
@@ -190,7 +173,7 @@ export default defineBenchmark({
         for (const mode of ['cached', 'uncached'] as const) {
           const fresh = await serveIdentity(mode === 'cached' ? {} : { XV_IDENTITY_SESSION_CACHE_MS: '0' });
           spares.push(fresh);
-          await registerSomeone(fresh.url);
+          await signUpCookie(fresh.url);
           instances.push({
             size,
             mode,

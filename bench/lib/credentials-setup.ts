@@ -1,8 +1,9 @@
 /**
  * @module bench/lib/credentials-setup
  * What the credential benchmark needs from a running identity service, obtained
- * through its HTTP API as a client would: a signed-in person, and a credential
- * bound to a wallet key through the OpenID4VCI pre-authorized code flow.
+ * through its HTTP API as a client would: credentials issued to a signed-in person
+ * (`lib/identity.ts`), one bound to a wallet key through the OpenID4VCI
+ * pre-authorized code flow.
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { signEs256 } from '../../services/identity/src/credentials/sd-jwt/jws.js';
@@ -17,29 +18,6 @@ export function newWallet(): Wallet {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
   return { privateKey, publicJwk: { kty: kty!, crv: crv!, x: x!, y: y! } };
-}
-
-/** Registers someone (with an organization): their `xv_session` cookie, e-mail and name. */
-export async function signUp(url: string): Promise<{ cookie: string; email: string; name: string }> {
-  const email = `bench-${Date.now()}@example.test`;
-  const name = 'Bench Person';
-  const response = await fetch(`${url}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      email,
-      password: 'benchmark-password',
-      name,
-      orgName: 'Bench Org',
-    }),
-    redirect: 'manual',
-  });
-  const cookie = response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0]!)
-    .find((pair) => pair.startsWith('xv_session='));
-  if (!cookie) throw new Error(`registration failed with ${response.status}`);
-  return { cookie, email, name };
 }
 
 async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
