@@ -7,6 +7,8 @@ import { runLoad } from './load.js';
 let server: Server;
 let url: string;
 const received: string[] = [];
+/** `<path> <cookie header> <x-shared header>` of every request. */
+const seen: string[] = [];
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -16,6 +18,7 @@ beforeAll(async () => {
     });
     request.on('end', () => {
       received.push(body);
+      seen.push(`${request.url} ${request.headers.cookie ?? ''} ${request.headers['x-shared'] ?? ''}`);
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ valid: !body.includes('bad') }));
     });
@@ -81,6 +84,22 @@ describe('runLoad', () => {
     expect(result.requests).toBe(10);
     expect(result.unexpected).toBe(10);
     expect(result.answered).toBe(0);
+  });
+
+  it('rotates paths and header sets, keeping the shared headers', async () => {
+    seen.length = 0;
+    const result = await runLoad({
+      url,
+      headers: { cookie: 'shared', 'x-shared': 'yes' },
+      paths: ['/a', '/b'],
+      headerSets: [{ cookie: 's1' }, { cookie: 's2' }, { cookie: 's3' }],
+      amount: 24,
+      connections: 2,
+    });
+    expect(result.requests).toBe(24);
+    expect(new Set(seen.map((line) => line.split(' ')[0]))).toEqual(new Set(['/a', '/b']));
+    expect(new Set(seen.map((line) => line.split(' ')[1]))).toEqual(new Set(['s1', 's2', 's3']));
+    expect(new Set(seen.map((line) => line.split(' ')[2]))).toEqual(new Set(['yes']));
   });
 
   it('refuses `once` without bodies', async () => {
