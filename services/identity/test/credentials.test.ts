@@ -111,6 +111,23 @@ describeEachDatabase('credentials: issue, verify, revoke, DID documents', (targe
     expect(body.payload.email).toBeUndefined();
   });
 
+  it('states the subject as it is now: a renamed person gets the new name at once', async () => {
+    const renamed = await createUser(svc.url, admin.cookie, {
+      email: email('vc-renamed'),
+      password: 'secret1',
+      name: 'Old Name',
+      role: 'member',
+    });
+    expect((await issue(svc, renamed.cookie, { type: 'IdentityCredential' })).body.claims.name).toBe(
+      'Old Name',
+    );
+    expect((await postJson(svc, '/api/account/profile', { name: 'New Name' }, renamed.cookie)).status).toBe(
+      200,
+    );
+    const { body } = await issue(svc, renamed.cookie, { type: 'IdentityCredential' });
+    expect(body.claims).toEqual({ email: renamed.session.user.email, name: 'New Name' });
+  });
+
   it('issues a MembershipCredential for a member, in their active organization', async () => {
     const { status, body } = await issue(svc, member.cookie, { type: 'MembershipCredential', org_id: orgId });
     expect(status).toBe(200);

@@ -6,15 +6,14 @@
  */
 import type { App } from '@xv/platform/http';
 import { type ClientAssets, registerClientAssets } from '@xv/platform/pages';
-import { findMembership, findOrganization, findUserById } from '../../accounts/repository.js';
 import {
-  type AccountDirectory,
   type CredentialSettings,
   type Credentials,
   type CredentialTables,
   createCredentials,
 } from '../../credentials/index.js';
 import type { IdentityContext } from '../context.js';
+import { accountDirectory } from './account-directory.js';
 import { registerCredentialApiRoutes } from './api.js';
 import { registerDidRoutes } from './did.js';
 import { registerCredentialsPage } from './page.js';
@@ -31,11 +30,7 @@ export async function registerCredentialRoutes(
   assets?: ClientAssets,
 ): Promise<Credentials> {
   const { db } = identity;
-  const accounts: AccountDirectory = {
-    user: (userId) => findUserById(db, userId),
-    organization: (orgId) => findOrganization(db, orgId),
-    membership: (orgId, userId) => findMembership(db, orgId, userId),
-  };
+  const accounts = accountDirectory(db);
   const credentials = await createCredentials({
     // The credential tables live in identity's database beside its own tables.
     database: identity.database.kysely.withTables<CredentialTables>(),
