@@ -32,22 +32,16 @@ afterEach(async () => {
 async function setUp(tuning: SearchTuning = {}) {
   const database = await openDatabase<KnowledgeTables>({ service: 'knowledge', dataDir: tempDir() });
   opened.push(database);
-  loadVectorExtension(database);
-  await migrate(database, migrations);
-  const index = await openKnowledgeIndex(
-    database,
-    loadSettings(knowledgeSettings, {}),
-    createLogger('kb', 'silent'),
-    tuning,
-  );
-  const store = new ReviewWorkflow(database, index);
-  const approve = (orgId: string, path: string, content: string) =>
-    approveThroughDomain(store, orgId, path, content);
-  return { database, index, approve };
+  return indexOn(database as unknown as KnowledgeDatabase, tuning);
 }
 
 async function setUpOn(target: DatabaseTarget, tuning: SearchTuning = {}) {
   const database = (await target.open<KnowledgeTables>('knowledge')) as unknown as KnowledgeDatabase;
+  return indexOn(database, tuning);
+}
+
+/** Migrates `database` and opens the knowledge index on it, with a way to approve documents. */
+async function indexOn(database: KnowledgeDatabase, tuning: SearchTuning) {
   loadVectorExtension(database);
   await migrate(database, migrations);
   const index = await openKnowledgeIndex(
