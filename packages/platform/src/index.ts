@@ -23,6 +23,7 @@ export * from './canonical-json.js';
 export * from './crypto.js';
 export * from './db/compiled-query.js';
 export * from './db/database.js';
+export * from './db/group-commit.js';
 export * from './db/migrations.js';
 export * from './errors.js';
 export * from './ids.js';

@@ -1,7 +1,7 @@
 /**
  * @module workflows/journal
  * The writes a run waits for (its creation, each step's record, its end), as one
- * batch of a group commit (`group-commit.ts`): new runs are inserted, step
+ * batch of a group commit (`GroupCommit` of `@xv/platform`): new runs are inserted, step
  * records upserted and runs ended, each kind by one multi-row statement, all in
  * one commit. On PostgreSQL that commit is a single statement (the three are
  * data-modifying CTEs): each round trip to the server costs more CPU than the rows

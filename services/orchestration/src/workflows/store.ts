@@ -5,8 +5,9 @@
  * that lease in the same statement, so an instance that lost a run can never
  * overwrite what its new owner does.
  */
+
+import { GroupCommit } from '@xv/platform';
 import type { OrchestrationDatabase, WorkflowRunsTable, WorkflowStepsTable } from '../db.js';
-import { GroupCommit } from './group-commit.js';
 import {
   type JournalEntry,
   type NewRun,

@@ -4,13 +4,15 @@
  * could leave the allowed hosts), a capped response size, and a status mapped to
  * "retry" (5xx, 408, 429, network errors) or "give up" (other 4xx).
  *
- * It uses undici's `request` on one kept-alive connection pool, not the global
- * `fetch`: fetch wraps every call in WHATWG Request/Response objects and web
- * streams, which cost about 320 µs of CPU per call against 50–100 µs for
- * `request` (measured on a local upstream, 16 calls in flight), and a workflow
+ * It asks undici's agent directly (`agent.request({origin, path})`) on one
+ * kept-alive connection pool, and reads the answer with stream listeners. CPU per
+ * call to a local upstream, 16 calls in flight, on one machine in one run: global
+ * `fetch` about 600 µs (WHATWG Request/Response objects and web streams); undici's
+ * top-level `request(url)` about 140 µs with `body.text()` and 110 µs with
+ * `for await` over the body; the agent's own `request` about 55–85 µs. A workflow
  * run makes one call per step.
  */
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { StepError } from './connector.js';
 
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -27,7 +29,7 @@ type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export async function callHttp(
   what: string,
-  url: string,
+  url: string | URL,
   init: { method: string; headers?: Record<string, string>; body?: unknown; signal: AbortSignal },
 ): Promise<HttpAnswer> {
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
@@ -36,14 +38,16 @@ export async function callHttp(
     body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
     if (typeof init.body !== 'string') headers['content-type'] ??= 'application/json';
   }
-  let response: Awaited<ReturnType<typeof request>>;
+  const target = typeof url === 'string' ? new URL(url) : url;
+  let response: Dispatcher.ResponseData;
   try {
-    response = await request(url, {
+    response = await connections.request({
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
       method: init.method as HttpMethod,
       headers,
       body,
       signal: init.signal,
-      dispatcher: connections,
     });
   } catch (error) {
     if (init.signal.aborted) throw init.signal.reason ?? error;
@@ -57,28 +61,24 @@ export async function callHttp(
   throw new StepError(`${what} answered with HTTP ${status}.`, retryable);
 }
 
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(): unknown },
+/** The answer's text, refused past MAX_RESPONSE_BYTES (listeners: an async iterator costs about 25 µs more a call). */
+function readCapped(
+  body: Dispatcher.ResponseData['body'],
   what: string,
   signal: AbortSignal,
 ): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
       size += chunk.byteLength;
-      if (size > MAX_RESPONSE_BYTES) {
-        body.destroy();
-        throw new StepError(`${what} answered with more than ${MAX_RESPONSE_BYTES} bytes.`, false);
-      }
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    if (error instanceof StepError) throw error;
-    if (signal.aborted) throw signal.reason ?? error;
-    throw error;
-  }
-  return Buffer.concat(chunks).toString('utf8');
+      if (size <= MAX_RESPONSE_BYTES) return void chunks.push(chunk);
+      body.destroy();
+      reject(new StepError(`${what} answered with more than ${MAX_RESPONSE_BYTES} bytes.`, false));
+    });
+    body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    body.on('error', (error) => reject(signal.aborted ? (signal.reason ?? error) : error));
+  });
 }
 
 function headerText(value: string | string[] | undefined): string | null {

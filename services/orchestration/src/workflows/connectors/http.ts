@@ -31,7 +31,7 @@ export function httpConnector(allowedHosts: readonly string[]) {
       if (!isAllowedHost(url, allowedHosts)) {
         throw new StepError(`The host ${url.host} is not in XV_WF_HTTP_ALLOWED_HOSTS.`, false);
       }
-      return callHttp(`The host ${url.host}`, url.href, {
+      return callHttp(`The host ${url.host}`, url, {
         method: params.method,
         ...(params.headers ? { headers: params.headers } : {}),
         body: params.body,

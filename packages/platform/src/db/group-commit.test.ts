@@ -4,7 +4,7 @@
  * take the rest of its batch down with it.
  */
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from '../src/workflows/group-commit.js';
+import { GroupCommit } from './group-commit.js';
 
 /** A batch writer whose batches finish only when the test says so. */
 function heldWriter() {

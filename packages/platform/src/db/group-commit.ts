@@ -1,11 +1,12 @@
 /**
- * @module workflows/group-commit
+ * @module db/group-commit
  * Group commit: writes asked for in the same turn of the event loop (the step
- * results of many runs finishing together) are written by one statement, one
- * commit, instead of one each. A write's promise settles only once the batch that
- * holds it has committed, so nothing is acknowledged (no answer, no next step)
- * before it is durable; a write that did not take (its lease was lost) rejects on
- * its own while the rest of its batch commits.
+ * results of many workflow runs finishing together, the credentials of a burst of
+ * issuances, the rate-limit counts of a burst of requests) are written by one
+ * statement, one commit, instead of one each. A write's promise settles only
+ * once the batch that holds it has committed, so nothing is acknowledged (no
+ * answer, no next step) before it is durable; a write whose batch fails is tried
+ * again alone, so it fails on its own while the rest of its batch commits.
  *
  * While `maxInFlight` batches are being written, new writes wait and go together
  * into the next one: under load the batches grow instead of the commits queuing.
