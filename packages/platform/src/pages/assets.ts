@@ -12,7 +12,7 @@
  * starts. Pages link them (`script`, `stylesheet`) and never inline code, so the
  * Content-Security-Policy needs no `'unsafe-inline'` for scripts.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +47,7 @@ function entriesOf(folder: string): string[] {
 }
 
 function contentHash(body: string): string {
-  return createHash('sha256').update(body).digest('base64url').slice(0, 10);
+  return hash('sha256', body, 'base64url').slice(0, 10);
 }
 
 function assetOf(name: string, ext: 'js' | 'css', body: string): ClientAsset {

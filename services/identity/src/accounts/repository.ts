@@ -5,7 +5,15 @@
  * or the user or organization it concerns.
  */
 import { randomBytes } from 'node:crypto';
-import { base32, type Database, newId, transaction } from '@xv/platform';
+import {
+  base32,
+  type CompiledStatement,
+  compileQuery,
+  type Database,
+  newId,
+  type Param,
+  transaction,
+} from '@xv/platform';
 import type { IdentityDb, OrganizationsTable, Tables, UsersTable } from '../db.js';
 import { bumpRevocationEpoch } from '../revocations/epoch.js';
 import { permissionsOf, type Role } from './roles.js';
@@ -103,15 +111,30 @@ export async function findOrganizationBySlug(db: IdentityDb, realmId: string, sl
     .executeTakeFirst();
 }
 
+type MembershipRow = Omit<MembershipView, 'permissions'>;
+
+/** Per database: the memberships query, compiled once (every session read that misses the cache runs it). */
+const membershipQueries = new WeakMap<IdentityDb, CompiledStatement<{ userId: string }, MembershipRow>>();
+
+function membershipQuery(db: IdentityDb) {
+  let query = membershipQueries.get(db);
+  if (!query) {
+    query = compileQuery(db, (param: Param<{ userId: string }>) =>
+      db
+        .selectFrom('memberships')
+        .innerJoin('organizations', 'organizations.id', 'memberships.org_id')
+        .select(['memberships.org_id', 'organizations.name as org_name', 'memberships.role'])
+        .where('memberships.user_id', '=', param('userId'))
+        .orderBy('memberships.created_at')
+        .orderBy('memberships.org_id'),
+    );
+    membershipQueries.set(db, query);
+  }
+  return query;
+}
+
 export async function membershipsOf(db: IdentityDb, userId: string): Promise<MembershipView[]> {
-  const rows = await db
-    .selectFrom('memberships')
-    .innerJoin('organizations', 'organizations.id', 'memberships.org_id')
-    .select(['memberships.org_id', 'organizations.name as org_name', 'memberships.role'])
-    .where('memberships.user_id', '=', userId)
-    .orderBy('memberships.created_at')
-    .orderBy('memberships.org_id')
-    .execute();
+  const rows = await membershipQuery(db).execute({ userId });
   return rows.map((r) => ({ ...r, permissions: permissionsOf(r.role) }));
 }
 

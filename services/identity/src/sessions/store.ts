@@ -13,7 +13,7 @@
  * operator command) ends it here within a second. A disabled user has no session.
  */
 import type { AssuranceLevel, IdentitySession } from '@xv/platform';
-import { hashToken, newId, newSecretToken } from '@xv/platform';
+import { compileQuery, hashToken, newId, newSecretToken, type Param } from '@xv/platform';
 import { membershipsOf } from '../accounts/repository.js';
 import type { IdentityDb } from '../db.js';
 import { higherLevel, mergeAmr } from './assurance.js';
@@ -89,12 +89,37 @@ export function provedNow(
 
 export class SessionStore {
   private readonly cache = new Map<string, CacheEntry>();
+  /** A session and its enabled user by token hash: compiled once, as every request that misses the cache runs it. */
+  private readonly liveSession;
 
   constructor(
     private readonly db: IdentityDb,
     private readonly policy: SessionPolicy,
     private readonly epoch?: EpochSource,
-  ) {}
+  ) {
+    this.liveSession = compileQuery(db, (param: Param<{ tokenHash: string }>) =>
+      db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select([
+          'sessions.id',
+          'sessions.realm_id',
+          'sessions.user_id',
+          'sessions.amr',
+          'sessions.aal',
+          'sessions.auth_time',
+          'sessions.aal2_at',
+          'sessions.aal3_at',
+          'sessions.last_seen_at',
+          'sessions.expires_at',
+          'users.email',
+          'users.name',
+          'users.avatar_color',
+        ])
+        .where('sessions.token_hash', '=', param('tokenHash'))
+        .where('users.disabled_at', 'is', null),
+    );
+  }
 
   /** Starts a session and returns its token, the only copy of it. */
   async create(input: NewSession): Promise<{ token: string; id: string }> {
@@ -135,27 +160,7 @@ export class SessionStore {
     if (cached && cached.until > now && cached.epoch === epoch) return cached.record;
     if (cached) this.cache.delete(tokenHash);
 
-    const row = await this.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select([
-        'sessions.id',
-        'sessions.realm_id',
-        'sessions.user_id',
-        'sessions.amr',
-        'sessions.aal',
-        'sessions.auth_time',
-        'sessions.aal2_at',
-        'sessions.aal3_at',
-        'sessions.last_seen_at',
-        'sessions.expires_at',
-        'users.email',
-        'users.name',
-        'users.avatar_color',
-      ])
-      .where('sessions.token_hash', '=', tokenHash)
-      .where('users.disabled_at', 'is', null)
-      .executeTakeFirst();
+    const row = await this.liveSession.takeFirst({ tokenHash });
     if (!row) return null;
     const idleEnd = row.last_seen_at + this.policy.idleMs;
     if (row.expires_at <= now || idleEnd <= now) {

@@ -3,7 +3,7 @@
  * The exact bytes XV hashes: a string as its UTF-8 bytes, any other JSON value as
  * its RFC 8785 (JCS) canonical form. Hashes are written `sha256-<lowercase hex>`.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson, withinJsonDepth } from '@xv/platform';
 import { errors } from '../errors.js';
 
@@ -24,7 +24,7 @@ export function contentBytes(value: unknown): Uint8Array {
 }
 
 export function sha256(bytes: Uint8Array): Uint8Array {
-  return createHash('sha256').update(bytes).digest();
+  return hash('sha256', bytes, 'buffer');
 }
 
 export function taggedHash(digest: Uint8Array): string {

@@ -5,7 +5,7 @@
  * SHA-256): never `none`, never HMAC, never a key the token chooses for itself
  * unless the protocol says so (OpenID4VCI proofs, key-binding JWTs via `cnf.jwk`).
  */
-import { createHash, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
+import { createPublicKey, hash, type KeyObject, sign, verify } from 'node:crypto';
 
 /** The JWS algorithms credentials, proofs and key-binding JWTs may use. */
 export const ALLOWED_ALGS: readonly string[] = ['ES256'];
@@ -119,9 +119,9 @@ export function importPublicJwk(jwk: unknown): { key: KeyObject; jwk: PublicJwk 
 /** RFC 7638 thumbprint of a P-256 public key (base64url SHA-256 of the canonical members). */
 export function jwkThumbprint(jwk: PublicJwk): string {
   const canonical = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y });
-  return createHash('sha256').update(canonical).digest('base64url');
+  return hash('sha256', canonical, 'base64url');
 }
 
 export function sha256B64url(data: string): string {
-  return createHash('sha256').update(data).digest('base64url');
+  return hash('sha256', data, 'base64url');
 }

@@ -1,0 +1,54 @@
+/**
+ * Profiles identity's server under `GET /api/session` (one signed-in person's
+ * cookie) or `GET /healthz`, 64 connections as in `bench/identity-session.bench.ts`,
+ * with the V8 CPU profiler running only while the measured load runs. Writes
+ * `<out>.cpuprofile` and prints server CPU µs per request.
+ *
+ *   node --conditions=xv-source --import tsx bench/profile/session-profile.ts session|healthz [out]
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { identityService } from '@xv/identity';
+import { signUp } from '../lib/identity.js';
+import { type LoadOptions, runLoad } from '../lib/load.js';
+import { serveForBench } from '../lib/services.js';
+
+const which = process.argv[2] ?? 'session';
+const out = process.argv[3] ?? `/tmp/identity-${which}`;
+const profile = process.env.PROFILE !== '0';
+
+const service = await serveForBench(identityService);
+const session = new Session();
+session.connect();
+try {
+  const { url } = service;
+  const person = await signUp(url);
+  const load: LoadOptions = {
+    url: which === 'session' ? `${url}/api/session` : `${url}/healthz`,
+    headers: which === 'session' ? { cookie: person.cookie } : undefined,
+    connections: 64,
+  };
+  await runLoad({ ...load, durationSeconds: 3 });
+  if (profile) {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: Number(process.env.INTERVAL ?? 250) });
+    await session.post('Profiler.start');
+  }
+  const measured = await runLoad({ ...load, durationSeconds: Number(process.env.SECONDS ?? 8) });
+  if (profile) {
+    const { profile: cpu } = await session.post('Profiler.stop');
+    writeFileSync(`${out}.cpuprofile`, JSON.stringify(cpu));
+  }
+  console.log(
+    JSON.stringify({
+      which,
+      answered: measured.answered,
+      errors: measured.errors + measured.non2xx,
+      requestsPerSecond: Math.round(measured.requestsPerSecond),
+      serverMicrosPerRequest: Math.round((measured.cpuSeconds * 1e6) / Math.max(1, measured.answered)),
+    }),
+  );
+} finally {
+  session.disconnect();
+  await service.close();
+}
