@@ -1,10 +1,12 @@
 /**
  * Profiles identity's server under `GET /api/session` (one signed-in person's
- * cookie) or `GET /healthz`, 64 connections as in `bench/identity-session.bench.ts`,
+ * cookie), `GET /healthz`, or `post`: the small JSON POST of
+ * `bench/platform-overhead.bench.ts` (`POST /api/did/verify` of a token that does
+ * not parse), 64 connections as in `bench/identity-session.bench.ts`,
  * with the V8 CPU profiler running only while the measured load runs. Writes
  * `<out>.cpuprofile` and prints server CPU µs per request.
  *
- *   node --conditions=xv-source --import tsx bench/profile/session-profile.ts session|healthz [out]
+ *   node --conditions=xv-source --import tsx bench/profile/session-profile.ts session|healthz|post [out]
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -23,11 +25,17 @@ session.connect();
 try {
   const { url } = service;
   const person = await signUp(url);
-  const load: LoadOptions = {
-    url: which === 'session' ? `${url}/api/session` : `${url}/healthz`,
-    headers: which === 'session' ? { cookie: person.cookie } : undefined,
-    connections: 64,
+  const loads: Record<string, LoadOptions> = {
+    session: { url: `${url}/api/session`, headers: { cookie: person.cookie } },
+    healthz: { url: `${url}/healthz` },
+    post: {
+      url: `${url}/api/did/verify`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: 'not-a-credential' }),
+    },
   };
+  const load: LoadOptions = { ...loads[which]!, connections: 64 };
   await runLoad({ ...load, durationSeconds: 3 });
   if (profile) {
     await session.post('Profiler.enable');

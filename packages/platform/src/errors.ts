@@ -55,16 +55,42 @@ export function isErrorStatus(status: number): status is ErrorStatus {
   return status >= 400 && status <= 511 && status !== 419 && status !== 420 && status !== 427;
 }
 
+/**
+ * Stops stack traces from being captured until the returned function is called:
+ * for errors that are a verdict on the caller's input (a 4xx, a forged token)
+ * rather than a fault, so nobody reads their stack. Capturing one costs 12–50 µs
+ * (deep async stacks, more with source maps), on every rejected request.
+ */
+export function suspendStackTraces(): () => void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  return () => {
+    Error.stackTraceLimit = limit;
+  };
+}
+
 export class AppError extends Error {
+  readonly status: ErrorStatus;
+  readonly code: string;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
   constructor(
-    readonly status: ErrorStatus,
-    readonly code: string,
+    status: ErrorStatus,
+    code: string,
     message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
   ) {
+    // A 4xx answers the request; only a 5xx may need its stack to be understood.
+    const restore = status < 500 ? suspendStackTraces() : () => {};
     super(message);
+    restore();
     this.name = 'AppError';
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+    this.headers = headers;
   }
 
   toJSON() {

@@ -9,6 +9,7 @@
  * names, object Disclosures only under `_sd`, array ones only in `{"...": d}`.
  */
 import { randomBytes } from 'node:crypto';
+import { suspendStackTraces } from '@xv/platform';
 import { fromB64url, isJsonObject, type JsonObject, sha256B64url } from './jws.js';
 
 export const SD_ALG = 'sha-256';
@@ -16,13 +17,16 @@ export const SD_ALG = 'sha-256';
 const MAX_DEPTH = 32;
 const MAX_DISCLOSURES = 256;
 
+/** A verdict on a token (malformed, a bad Disclosure): no stack trace is captured. */
 export class SdJwtError extends Error {
-  constructor(
-    readonly reason: string,
-    message: string,
-  ) {
+  readonly reason: string;
+
+  constructor(reason: string, message: string) {
+    const restore = suspendStackTraces();
     super(message);
+    restore();
     this.name = 'SdJwtError';
+    this.reason = reason;
   }
 }
 

@@ -10,7 +10,7 @@
  * `cnf.jwk` key, of `typ` `kb+jwt`, with that nonce, the right `sd_hash`, a fresh
  * `iat`, the audience when one is named, and never accepted twice.
  */
-import { hashToken } from '@xv/platform';
+import { hashToken, suspendStackTraces } from '@xv/platform';
 import type { Kysely } from 'kysely';
 import type { IssuerKeyring } from '../keys/issuer-keys.js';
 import {
@@ -46,12 +46,15 @@ export type VerificationResult =
   | { valid: true; iss: string; sub: string; vct: string; payload: JsonObject; exp: number; iat: number }
   | { valid: false; reason: string; message: string };
 
+/** Why a credential is not valid, thrown to end the checks early; no stack trace is captured. */
 class Invalid extends Error {
-  constructor(
-    readonly reason: string,
-    message: string,
-  ) {
+  readonly reason: string;
+
+  constructor(reason: string, message: string) {
+    const restore = suspendStackTraces();
     super(message);
+    restore();
+    this.reason = reason;
   }
 }
 
