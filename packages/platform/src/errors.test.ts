@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError, platformErrors, suspendStackTraces } from './errors.js';
 
 /** The `at …` lines of an error's stack. */
-const frames = (error: Error) => (error.stack ?? '').split('\n').filter((line) => line.trim().startsWith('at '));
+const frames = (error: Error) =>
+  (error.stack ?? '').split('\n').filter((line) => line.trim().startsWith('at '));
 
 describe('errors', () => {
   it('a 4xx answer captures no stack trace; a 5xx keeps its stack', () => {
