@@ -6,39 +6,16 @@
  *
  *   node --conditions=xv-source --import tsx bench/profile/credentials-profile.ts issue|kb [out]
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
-import { createRequire } from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
 import { identityService } from '@xv/identity';
 import { issueOne, newWallet, presentWithKeyBinding, walletCredential } from '../lib/credentials-setup.js';
 import { signUp } from '../lib/identity.js';
 import { type LoadOptions, runLoad } from '../lib/load.js';
 import { serveForBench } from '../lib/services.js';
+import { profiled, SqliteStatementTimes } from './profiler.js';
 
-/** SQL_TIMES=1: wall µs each SQL statement spends in better-sqlite3 (all/run/get), per request. */
-const sqlTimes = new Map<string, { calls: number; micros: number }>();
-let timing = false;
-if (process.env.SQL_TIMES === '1') {
-  const SQLite = createRequire(import.meta.url)('better-sqlite3');
-  const probe = new SQLite(':memory:');
-  const proto = Object.getPrototypeOf(probe.prepare('select 1'));
-  probe.close();
-  for (const method of ['all', 'run', 'get', 'iterate']) {
-    const original = proto[method];
-    proto[method] = function (this: { source: string }, ...args: unknown[]) {
-      if (!timing) return original.apply(this, args);
-      const start = process.hrtime.bigint();
-      try {
-        return original.apply(this, args);
-      } finally {
-        const entry = sqlTimes.get(this.source) ?? { calls: 0, micros: 0 };
-        entry.calls += 1;
-        entry.micros += Number(process.hrtime.bigint() - start) / 1000;
-        sqlTimes.set(this.source, entry);
-      }
-    };
-  }
-}
+/** SQL_TIMES=1: wall µs each SQL statement spends in better-sqlite3, per request. */
+const sqlTimes = new SqliteStatementTimes();
 
 /** CPU seconds per thread of this process (from /proc, in 10 ms ticks), by thread name. */
 function threadCpu(): Map<string, number> {
@@ -64,11 +41,8 @@ function threadCpu(): Map<string, number> {
 const which = process.argv[2] ?? 'issue';
 const out = process.argv[3] ?? `/tmp/credentials-${which}`;
 const N = Number(process.env.N ?? 3000);
-const profile = process.env.PROFILE !== '0';
 
 const service = await serveForBench(identityService);
-const session = new Session();
-session.connect();
 try {
   const { url } = service;
   const person = await signUp(url);
@@ -104,22 +78,16 @@ try {
     measured = { ...common, bodies: bodies.slice(WARM) };
   }
   await runLoad(warm);
-  if (profile) {
-    await session.post('Profiler.enable');
-    await session.post('Profiler.setSamplingInterval', { interval: Number(process.env.INTERVAL ?? 250) });
-    await session.post('Profiler.start');
-  }
-  if (process.env.MARK) console.log('MEASURE-START');
-  timing = true;
   const threadsBefore = threadCpu();
-  const load = await runLoad(measured);
+  const load = await profiled(out, async () => {
+    if (process.env.MARK) console.log('MEASURE-START');
+    sqlTimes.on = true;
+    const result = await runLoad(measured);
+    sqlTimes.on = false;
+    if (process.env.MARK) console.log('MEASURE-END');
+    return result;
+  });
   const threadsAfter = threadCpu();
-  timing = false;
-  if (process.env.MARK) console.log('MEASURE-END');
-  if (profile) {
-    const { profile: cpu } = await session.post('Profiler.stop');
-    writeFileSync(`${out}.cpuprofile`, JSON.stringify(cpu));
-  }
   const micros = (load.cpuSeconds * 1e6) / Math.max(1, load.answered);
   console.log(
     JSON.stringify({
@@ -135,13 +103,10 @@ try {
     perThread[name] = Math.round(((seconds - (threadsBefore.get(name) ?? 0)) * 1e6) / load.answered);
   console.log('thread CPU µs/req', JSON.stringify(perThread));
   let sqlTotal = 0;
-  for (const t of sqlTimes.values()) sqlTotal += t.micros;
-  if (sqlTimes.size) console.log(`SQL in better-sqlite3: ${(sqlTotal / load.answered).toFixed(1)} µs/req`);
-  for (const [sql, t] of [...sqlTimes].sort((a, b) => b[1].micros - a[1].micros))
-    console.log(
-      `${(t.micros / load.answered).toFixed(1).padStart(6)} µs/req ${(t.calls / load.answered).toFixed(3)} calls/req  ${sql.slice(0, 140)}`,
-    );
+  for (const t of sqlTimes.times.values()) sqlTotal += t.micros;
+  if (sqlTimes.times.size)
+    console.log(`SQL in better-sqlite3: ${(sqlTotal / load.answered).toFixed(1)} µs/req`);
+  for (const line of sqlTimes.report(load.answered, 'req')) console.log(line);
 } finally {
-  session.disconnect();
   await service.close();
 }

@@ -8,20 +8,16 @@
  *
  *   node --conditions=xv-source --import tsx bench/profile/session-profile.ts session|healthz|post [out]
  */
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { identityService } from '@xv/identity';
 import { signUp } from '../lib/identity.js';
 import { type LoadOptions, runLoad } from '../lib/load.js';
 import { serveForBench } from '../lib/services.js';
+import { profiled } from './profiler.js';
 
 const which = process.argv[2] ?? 'session';
 const out = process.argv[3] ?? `/tmp/identity-${which}`;
-const profile = process.env.PROFILE !== '0';
 
 const service = await serveForBench(identityService);
-const session = new Session();
-session.connect();
 try {
   const { url } = service;
   const person = await signUp(url);
@@ -37,16 +33,9 @@ try {
   };
   const load: LoadOptions = { ...loads[which]!, connections: 64 };
   await runLoad({ ...load, durationSeconds: 3 });
-  if (profile) {
-    await session.post('Profiler.enable');
-    await session.post('Profiler.setSamplingInterval', { interval: Number(process.env.INTERVAL ?? 250) });
-    await session.post('Profiler.start');
-  }
-  const measured = await runLoad({ ...load, durationSeconds: Number(process.env.SECONDS ?? 8) });
-  if (profile) {
-    const { profile: cpu } = await session.post('Profiler.stop');
-    writeFileSync(`${out}.cpuprofile`, JSON.stringify(cpu));
-  }
+  const measured = await profiled(out, () =>
+    runLoad({ ...load, durationSeconds: Number(process.env.SECONDS ?? 8) }),
+  );
   console.log(
     JSON.stringify({
       which,
@@ -57,6 +46,5 @@ try {
     }),
   );
 } finally {
-  session.disconnect();
   await service.close();
 }
